@@ -1,0 +1,128 @@
+"""One switch's control step: estimate -> scheme -> quantize -> changed queues.
+
+The same Controller runs on a real switch, on the virtual ASIC and inside the
+ns-3 co-simulation; it does no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from alphad import schemes
+from alphad.estimate import Estimates, Estimator, EstimatorParams
+from alphad.model import Changes, Classes, Sample, Topology
+from alphad.quantize import Quantizer
+
+if TYPE_CHECKING:
+    from alphad.config import Config
+
+__all__ = ["Controller", "Decision", "build_classes"]
+
+
+def build_classes(
+    topo: Topology,
+    priorities: list[tuple[str, list[int], float, str | None]],
+    ports: list[str] | None = None,
+) -> Classes:
+    """Map ``(name, queue indices, alpha_p, group)`` entries onto the topology.
+
+    Queues of ports outside ``ports`` (when given), queues whose index no
+    priority lists, and queues the backend cannot manage get priority -1.
+    """
+    names = tuple(p[0] for p in priorities)
+    alpha_p = np.array([p[2] for p in priorities], dtype=np.float64)
+    group_names: list[str] = []
+    group = np.zeros(len(priorities), dtype=np.int32)
+    for i, p in enumerate(priorities):
+        g = p[3] or p[0]
+        if g not in group_names:
+            group_names.append(g)
+        group[i] = group_names.index(g)
+    by_index = {q: i for i, p in enumerate(priorities) for q in p[1]}
+    prio = np.array([by_index.get(int(q), -1) for q in topo.queue_index], dtype=np.int32)
+    if ports is not None:
+        wanted = np.array([name in set(ports) for name in topo.ports])
+        prio[~wanted[topo.queue_port]] = -1
+    if topo.managed is not None:
+        prio[~topo.managed] = -1
+    return Classes(names=names, alpha_p=alpha_p, prio=prio, group=group,
+                   group_names=tuple(group_names))
+
+
+@dataclass
+class Decision:
+    """What one step computed, for metrics, the live view and the API."""
+
+    est: Estimates | None
+    target: np.ndarray  # scheme's target alpha [n] (float)
+    alpha: np.ndarray  # alpha after quantization [n]
+    k: np.ndarray | None  # log2 alpha after quantization [n]
+    changes: Changes
+
+
+class Controller:
+    """Per-switch state: estimator history and the scheme's own state."""
+
+    def __init__(
+        self,
+        topo: Topology,
+        classes: Classes,
+        scheme: str = "abm",
+        scheme_params: Mapping[str, Any] | None = None,
+        quantizer: Quantizer | None = None,
+        estimator: EstimatorParams | None = None,
+        interval: float = 0.1,
+    ) -> None:
+        self.topo = topo
+        self.classes = classes
+        self.quantizer = quantizer or Quantizer()
+        self.estimator = Estimator(topo, classes, estimator)
+        self.managed = classes.prio >= 0
+        self._managed_idx = np.flatnonzero(self.managed)
+        self.ctx = schemes.SchemeContext(topo, classes, self.quantizer, interval,
+                                         baseline=classes.alpha_q())
+        self.scheme_name = scheme
+        self.scheme = schemes.get(scheme)(self.ctx, dict(scheme_params or {}))
+        self.last: Decision | None = None
+
+    @classmethod
+    def from_config(cfg_cls, cfg: Config, topo: Topology) -> Controller:
+        classes = build_classes(
+            topo, [(p.name, list(p.queues), p.alpha, p.group) for p in cfg.priorities], cfg.ports
+        )
+        q = cfg.quantize
+        e = cfg.estimate
+        return cfg_cls(
+            topo,
+            classes,
+            scheme=cfg.scheme,
+            scheme_params=cfg.scheme_params,
+            quantizer=Quantizer(q.mode, q.kmin, q.kmax, q.hysteresis),
+            estimator=EstimatorParams(e.congested_fraction, e.min_bytes, e.gamma_ewma,
+                                      e.gamma_clamp),
+            interval=cfg.interval,
+        )
+
+    def reset(self) -> None:
+        """Forget history, e.g. after a reconnection."""
+        self.estimator.reset()
+
+    def step(self, sample: Sample) -> Changes:
+        """The alpha writes for this interval (managed queues whose alpha changes)."""
+        est = self.estimator.update(sample)
+        current = sample.alpha
+        if est is None:
+            target = current
+            alpha, k = current, None
+            changes = Changes(np.zeros(0, dtype=np.int64), np.zeros(0))
+        else:
+            target = self.scheme(est)
+            alpha, k = self.quantizer.apply(target, current)
+            idx = self._managed_idx[alpha[self._managed_idx] != current[self._managed_idx]]
+            changes = Changes(idx, alpha[idx], None if k is None else k[idx])
+        self.last = Decision(est, target, alpha, k, changes)
+        return changes

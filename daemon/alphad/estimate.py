@@ -1,0 +1,151 @@
+"""Estimators shared by all schemes: counter deltas, gamma, congestion, n_p.
+
+Only what a real switch exposes per interval is used: the peak watermark of
+each queue since the last read, cumulative tx/drop counters, the pool's
+watermark (or occupancy) and the alpha each queue had.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from alphad.model import Classes, Sample, Topology
+
+__all__ = ["Estimates", "Estimator", "EstimatorParams", "counter_delta"]
+
+_WRAP_GUARD = np.uint64(1 << 63)
+
+
+def counter_delta(cur: np.ndarray, prev: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-element increase of cumulative uint64 counters.
+
+    A counter that went down either wrapped (the previous value was in the
+    top half of the 64-bit range: modular difference) or was reset (cleared,
+    switch reboot, port flap: the new value is the increase since the reset).
+    Returns ``(delta float64, reset bool)``.
+    """
+    cur = np.asarray(cur, dtype=np.uint64)
+    prev = np.asarray(prev, dtype=np.uint64)
+    diff = cur - prev  # modular in uint64: right for a wrap
+    down = cur < prev
+    reset = down & (prev < _WRAP_GUARD)
+    delta = np.where(reset, cur, diff).astype(np.float64)
+    return delta, reset
+
+
+@dataclass(frozen=True)
+class EstimatorParams:
+    congested_fraction: float = 0.9  # ABM §3.1: congested when q >= 0.9 T
+    min_bytes: float = 1500.0  # a queue below one MTU is empty
+    gamma_ewma: float = 1.0  # weight of the newest gamma sample (1 = none, as ABM)
+    gamma_clamp: bool = True  # ABM artifact: gamma < 1/queues_per_port or > 1 -> 1
+
+
+@dataclass
+class Estimates:
+    """What the schemes see of one interval."""
+
+    dt: float  # seconds since the previous sample
+    tx_delta: np.ndarray  # bytes sent in the interval [n]
+    drop_delta: np.ndarray  # bytes dropped in the interval [n]
+    drop_pkt_delta: np.ndarray  # packets dropped [n]
+    rate: np.ndarray  # tx rate / port speed, unclamped [n]
+    gamma: np.ndarray  # normalized drain rate mu/b, clamped (ABM Eq. 9) [n]
+    threshold: np.ndarray  # lowest threshold the queue had: alpha*(B - Qmax) [n]
+    free: float  # lowest free buffer B - Q seen in the interval (bytes)
+    watermark: np.ndarray  # peak queue length since last read [n]
+    nonempty: np.ndarray  # bool [n]: watermark >= min_bytes
+    congested: np.ndarray  # bool [n]: watermark >= 0.9 * threshold (ABM §3.1)
+    n_p: np.ndarray  # congested queues per priority, floored at 1 [P]
+    n_group: np.ndarray  # non-empty queues per FB priority group, floored at 1 [G]
+    active_per_port: np.ndarray  # non-empty queues per port [n_ports]
+    reset: np.ndarray  # bool [n]: a counter reset was seen
+    sample: Sample
+
+
+class Estimator:
+    """Turns successive Samples into Estimates. Keeps only the previous sample."""
+
+    def __init__(self, topo: Topology, classes: Classes, params: EstimatorParams | None = None):
+        self.topo = topo
+        self.classes = classes
+        self.p = params or EstimatorParams()
+        self._prev: Sample | None = None
+        self._gamma: np.ndarray | None = None
+        self._speed = topo.queue_speed_bps.astype(np.float64)
+        self._gamma_floor = 1.0 / topo.queues_per_port.astype(np.float64)
+        self._managed = classes.prio >= 0
+        self._prio_m = classes.prio[self._managed]
+        self._group_q = np.where(self._managed, classes.group[np.maximum(classes.prio, 0)], -1)
+
+    def reset(self) -> None:
+        """Forget history (after a reconnection or a topology change)."""
+        self._prev = None
+        self._gamma = None
+
+    def update(self, s: Sample) -> Estimates | None:
+        """Estimates for the interval ending at ``s``; None for the first sample."""
+        prev, self._prev = self._prev, s
+        if prev is None:
+            return None
+        dt = s.t - prev.t
+        if not dt > 0:
+            # Clock went backwards or stood still: no rate can be computed.
+            self._prev = s
+            return None
+        tx, r1 = counter_delta(s.tx_bytes, prev.tx_bytes)
+        drop, r2 = counter_delta(s.drop_bytes, prev.drop_bytes)
+        dpk, r3 = counter_delta(s.drop_packets, prev.drop_packets)
+        reset = r1 | r2 | r3
+
+        rate = tx * 8.0 / (self._speed * dt)  # mu / b
+        gamma = rate
+        if self.p.gamma_clamp:
+            gamma = np.where((rate < self._gamma_floor) | (rate > 1.0), 1.0, rate)
+        if self.p.gamma_ewma < 1.0 and self._gamma is not None:
+            gamma = self.p.gamma_ewma * gamma + (1.0 - self.p.gamma_ewma) * self._gamma
+        self._gamma = gamma
+
+        B = self.topo.buffer_bytes
+        wm = s.watermark
+        if s.pool_watermark is not None:
+            q_max = s.pool_watermark
+        elif s.pool_occupancy is not None:
+            q_max = s.pool_occupancy
+        else:
+            q_max = float(wm.sum())  # upper bound of the pool's peak
+        free = max(B - q_max, 0.0)
+        threshold = s.alpha * free
+        nonempty = wm >= self.p.min_bytes
+        congested = nonempty & (wm >= self.p.congested_fraction * threshold)
+
+        cm = congested[self._managed]
+        n_p = np.bincount(self._prio_m[cm], minlength=self.classes.n_prio).astype(np.float64)
+        np.maximum(n_p, 1.0, out=n_p)
+        ne = nonempty & self._managed
+        n_group = np.bincount(self._group_q[ne], minlength=self.classes.n_groups).astype(
+            np.float64
+        )
+        np.maximum(n_group, 1.0, out=n_group)
+        active = np.bincount(self.topo.queue_port[nonempty], minlength=self.topo.n_ports)
+
+        return Estimates(
+            dt=dt,
+            tx_delta=tx,
+            drop_delta=drop,
+            drop_pkt_delta=dpk,
+            rate=rate,
+            gamma=gamma,
+            threshold=threshold,
+            free=free,
+            watermark=wm,
+            nonempty=nonempty,
+            congested=congested,
+            n_p=n_p,
+            n_group=n_group,
+            active_per_port=active,
+            reset=reset,
+            sample=s,
+        )
