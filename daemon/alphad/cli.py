@@ -1,0 +1,156 @@
+"""Command line: `alphad run`, `alphad check-config`.
+
+Exit codes: 0 success; 1 runtime failure (backend, restore); 2 bad input
+(configuration, arguments); 128+N stopped by signal N after restoring.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from alphad import __version__
+
+__all__ = ["main"]
+
+log = logging.getLogger("alphad")
+
+
+def _setup_logging(level: str) -> None:
+    logging.basicConfig(
+        level=getattr(logging, level.upper()),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+
+
+def _err(msg: str) -> None:
+    print(f"alphad: {msg}", file=sys.stderr)
+
+
+def _load(path: str):  # type: ignore[no-untyped-def]
+    from alphad.config import ConfigError, load_config
+
+    try:
+        return load_config(path)
+    except ConfigError as e:
+        _err(e.render())
+        return None
+
+
+def cmd_check_config(args: argparse.Namespace) -> int:
+    from alphad.checks import check_scheme
+
+    cfg = _load(args.config)
+    if cfg is None:
+        return 2
+    problem = check_scheme(cfg)
+    if problem:
+        _err(f"invalid configuration {args.config}:\n  {problem}")
+        return 2
+    print(f"{args.config}: OK (scheme {cfg.scheme}, backend {cfg.backend_type}, "
+          f"interval {cfg.interval * 1e3:g} ms, {len(cfg.priorities)} priorities)")
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from alphad.backends import BackendError, open_backend
+    from alphad.checks import check_scheme
+    from alphad.loop import Daemon
+    from alphad.metrics import Metrics
+
+    cfg = _load(args.config)
+    if cfg is None:
+        return 2
+    problem = check_scheme(cfg)
+    if problem:
+        _err(f"invalid configuration {args.config}:\n  {problem}")
+        return 2
+    _setup_logging(args.log_level or cfg.log_level)
+    try:
+        backend = open_backend(cfg.backend)
+    except BackendError as e:
+        _err(f"cannot open backend {cfg.backend_type}: {e}")
+        return 1
+    try:
+        try:
+            metrics = Metrics()
+            daemon = Daemon(cfg, backend, metrics)
+        except ValueError as e:  # topology the configuration cannot manage
+            _err(f"cannot manage this switch: {e}")
+            backend.restore()
+            return 2
+        if cfg.metrics.enabled and not args.no_metrics:
+            host, port = cfg.metrics.host_port
+            try:
+                metrics.serve(host, port)
+            except OSError as e:
+                _err(f"metrics.listen {cfg.metrics.listen}: {e.strerror or e}")
+                backend.restore()
+                return 1
+        view_on = cfg.view if args.view is None else args.view
+        if view_on and sys.stdout.isatty():
+            from alphad.view import LiveView
+
+            with LiveView() as view:
+                daemon.on_cycle = view
+                rc = daemon.run(args.duration)
+        else:
+            rc = daemon.run(args.duration)
+        _report(daemon, backend, cfg, args)
+        return rc
+    finally:
+        backend.close()
+
+
+def _report(daemon, backend, cfg, args) -> None:  # type: ignore[no-untyped-def]
+    st = daemon.stats
+    print(f"alphad: {st.intervals} intervals, {st.overruns} overruns, {st.writes} alpha writes "
+          f"({st.write_errors} failed), restored={'yes' if st.restored else 'NO'} "
+          f"in {st.restore_seconds * 1e3:.1f} ms", file=sys.stderr)
+    if cfg.backend_type == "vasic" and not args.no_summary:
+        from alphad.summary import vasic_summary
+
+        vasic_summary(daemon, backend, compare_dt=cfg.backend.compare_dt)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="alphad", description=__doc__.splitlines()[0])
+    p.add_argument("--version", action="version", version=f"alphad {__version__}")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    r = sub.add_parser("run", help="run the control loop")
+    r.add_argument("-c", "--config", required=True, help="YAML configuration file")
+    r.add_argument("--duration", type=float, default=None,
+                   help="stop after this many seconds (model seconds on a manual clock)")
+    g = r.add_mutually_exclusive_group()
+    g.add_argument("--view", dest="view", action="store_true", default=None,
+                   help="live terminal view (default: the config's 'view')")
+    g.add_argument("--no-view", dest="view", action="store_false")
+    r.add_argument("--no-metrics", action="store_true", help="do not serve /metrics")
+    r.add_argument("--no-summary", action="store_true", help="no exit summary")
+    r.add_argument("--log-level", choices=["debug", "info", "warning", "error"])
+    r.set_defaults(func=cmd_run)
+
+    c = sub.add_parser("check-config", help="validate a configuration file and exit")
+    c.add_argument("-c", "--config", required=True)
+    c.set_defaults(func=cmd_check_config)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if getattr(args, "config", None) and not Path(args.config).exists():
+        _err(f"config file not found: {args.config}")
+        return 2
+    try:
+        return int(args.func(args))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
