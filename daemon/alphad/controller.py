@@ -122,7 +122,8 @@ class Controller:
         else:
             target = self.scheme(est)
             alpha, k = self.quantizer.apply(target, current)
-            idx = self._managed_idx[alpha[self._managed_idx] != current[self._managed_idx]]
+            m = self._managed_idx
+            idx = m[alpha[m] != current[m]]
             changes = Changes(idx, alpha[idx], None if k is None else k[idx])
         self.last = Decision(est, target, alpha, k, changes)
         return changes

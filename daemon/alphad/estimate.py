@@ -8,6 +8,7 @@ watermark (or occupancy) and the alpha each queue had.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -26,13 +27,12 @@ def counter_delta(cur: np.ndarray, prev: np.ndarray) -> tuple[np.ndarray, np.nda
     switch reboot, port flap: the new value is the increase since the reset).
     Returns ``(delta float64, reset bool)``.
     """
-    cur = np.asarray(cur, dtype=np.uint64)
-    prev = np.asarray(prev, dtype=np.uint64)
     diff = cur - prev  # modular in uint64: right for a wrap
     down = cur < prev
+    if not down.any():  # the common case: three array operations
+        return diff.astype(np.float64), down
     reset = down & (prev < _WRAP_GUARD)
-    delta = np.where(reset, cur, diff).astype(np.float64)
-    return delta, reset
+    return np.where(reset, cur, diff).astype(np.float64), reset
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,11 @@ class EstimatorParams:
 
 @dataclass
 class Estimates:
-    """What the schemes see of one interval."""
+    """What the schemes see of one interval.
+
+    Counts that only some schemes use (per-group and per-port) are computed
+    on first access.
+    """
 
     dt: float  # seconds since the previous sample
     tx_delta: np.ndarray  # bytes sent in the interval [n]
@@ -59,10 +63,25 @@ class Estimates:
     nonempty: np.ndarray  # bool [n]: watermark >= min_bytes
     congested: np.ndarray  # bool [n]: watermark >= 0.9 * threshold (ABM §3.1)
     n_p: np.ndarray  # congested queues per priority, floored at 1 [P]
-    n_group: np.ndarray  # non-empty queues per FB priority group, floored at 1 [G]
-    active_per_port: np.ndarray  # non-empty queues per port [n_ports]
     reset: np.ndarray  # bool [n]: a counter reset was seen
     sample: Sample
+    _est: Estimator | None = None
+
+    @cached_property
+    def n_group(self) -> np.ndarray:
+        """Non-empty queues per FB priority group, floored at 1 [G] (FB Eq. 4 N_p)."""
+        e = self._est
+        assert e is not None
+        ne = self.nonempty[e._managed]
+        n = np.bincount(e._group_m[ne], minlength=e.classes.n_groups).astype(np.float64)
+        return np.maximum(n, 1.0, out=n)
+
+    @cached_property
+    def active_per_port(self) -> np.ndarray:
+        """Non-empty queues per port [n_ports]."""
+        e = self._est
+        assert e is not None
+        return np.bincount(e.topo.queue_port[self.nonempty], minlength=e.topo.n_ports)
 
 
 class Estimator:
@@ -74,11 +93,11 @@ class Estimator:
         self.p = params or EstimatorParams()
         self._prev: Sample | None = None
         self._gamma: np.ndarray | None = None
-        self._speed = topo.queue_speed_bps.astype(np.float64)
+        self._bits_per_speed = 8.0 / topo.queue_speed_bps.astype(np.float64)
         self._gamma_floor = 1.0 / topo.queues_per_port.astype(np.float64)
         self._managed = classes.prio >= 0
         self._prio_m = classes.prio[self._managed]
-        self._group_q = np.where(self._managed, classes.group[np.maximum(classes.prio, 0)], -1)
+        self._group_m = classes.group[self._prio_m]
 
     def reset(self) -> None:
         """Forget history (after a reconnection or a topology change)."""
@@ -100,7 +119,8 @@ class Estimator:
         dpk, r3 = counter_delta(s.drop_packets, prev.drop_packets)
         reset = r1 | r2 | r3
 
-        rate = tx * 8.0 / (self._speed * dt)  # mu / b
+        rate = tx * self._bits_per_speed
+        rate *= 1.0 / dt  # mu / b
         gamma = rate
         if self.p.gamma_clamp:
             gamma = np.where((rate < self._gamma_floor) | (rate > 1.0), 1.0, rate)
@@ -108,7 +128,6 @@ class Estimator:
             gamma = self.p.gamma_ewma * gamma + (1.0 - self.p.gamma_ewma) * self._gamma
         self._gamma = gamma
 
-        B = self.topo.buffer_bytes
         wm = s.watermark
         if s.pool_watermark is not None:
             q_max = s.pool_watermark
@@ -116,20 +135,15 @@ class Estimator:
             q_max = s.pool_occupancy
         else:
             q_max = float(wm.sum())  # upper bound of the pool's peak
-        free = max(B - q_max, 0.0)
+        free = max(self.topo.buffer_bytes - q_max, 0.0)
         threshold = s.alpha * free
         nonempty = wm >= self.p.min_bytes
-        congested = nonempty & (wm >= self.p.congested_fraction * threshold)
+        congested = wm >= threshold * self.p.congested_fraction
+        congested &= nonempty
 
         cm = congested[self._managed]
         n_p = np.bincount(self._prio_m[cm], minlength=self.classes.n_prio).astype(np.float64)
         np.maximum(n_p, 1.0, out=n_p)
-        ne = nonempty & self._managed
-        n_group = np.bincount(self._group_q[ne], minlength=self.classes.n_groups).astype(
-            np.float64
-        )
-        np.maximum(n_group, 1.0, out=n_group)
-        active = np.bincount(self.topo.queue_port[nonempty], minlength=self.topo.n_ports)
 
         return Estimates(
             dt=dt,
@@ -144,8 +158,7 @@ class Estimator:
             nonempty=nonempty,
             congested=congested,
             n_p=n_p,
-            n_group=n_group,
-            active_per_port=active,
             reset=reset,
             sample=s,
+            _est=self,
         )

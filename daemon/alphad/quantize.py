@@ -41,13 +41,13 @@ class Quantizer:
 
     def log2k(self, target: np.ndarray, current_k: np.ndarray | None = None) -> np.ndarray:
         """Target alpha -> k (int8), clamped, with hysteresis against current_k."""
-        x = np.log2(np.maximum(target, 1e-300))
-        k = np.clip(np.rint(x), self.kmin, self.kmax)
+        x = np.log2(target)  # target 0 -> -inf -> clamped to kmin below
+        k = np.rint(x)
         if current_k is not None and self.hysteresis > 0:
-            cur = current_k.astype(np.float64)
-            keep = np.abs(x - cur) <= 0.5 + self.hysteresis
-            # Clamped targets beyond the range still move to the bound.
-            k = np.where(keep & (cur >= self.kmin) & (cur <= self.kmax), cur, k)
+            keep = np.abs(x - current_k) <= 0.5 + self.hysteresis
+            k = np.where(keep, current_k, k)
+        # A current k outside the bounds moves to the nearest bound.
+        np.clip(k, self.kmin, self.kmax, out=k)
         return k.astype(np.int8)
 
     def apply(
@@ -57,13 +57,12 @@ class Quantizer:
 
         ``current`` is the alpha in effect now (float).
         """
-        if self.mode == "continuous":
-            a = np.clip(target, self.alpha_min, self.alpha_max)
-            if self.hysteresis > 0:
-                x = np.log2(a)
-                cur = np.log2(np.maximum(current, 1e-300))
-                a = np.where(np.abs(x - cur) <= self.hysteresis, current, a)
-            return a, None
-        cur_k = np.rint(np.log2(np.maximum(current, 1e-300)))
-        k = self.log2k(target, cur_k)
-        return np.exp2(k.astype(np.float64)), k
+        with np.errstate(divide="ignore"):
+            if self.mode == "continuous":
+                a = np.clip(target, self.alpha_min, self.alpha_max)
+                if self.hysteresis > 0:
+                    keep = np.abs(np.log2(a) - np.log2(current)) <= self.hysteresis
+                    a = np.where(keep, current, a)
+                return a, None
+            k = self.log2k(target, np.rint(np.log2(current)))
+        return np.exp2(k, dtype=np.float64), k

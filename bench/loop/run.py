@@ -1,0 +1,151 @@
+"""Benchmark: cost of one control step and of one full cycle.
+
+compute step = estimate + scheme + quantize (Controller.step) on synthetic
+telemetry, for 128/512/2048/8192 queues; full cycle = read + compute + write
+against the virtual ASIC through libalphad-sai (manual clock, so the model
+thread does not compete). Targets at 512 queues: <= 50 us per compute step,
+<= 200 us per full cycle. Writes bench/results/loop.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from alphad.controller import Controller, build_classes
+from alphad.model import Sample, Topology
+from alphad.quantize import Quantizer
+
+ROOT = Path(__file__).resolve().parents[2]
+SIZES = (128, 512, 2048, 8192)
+QUEUES = 8
+PRIOS = [("bulk", [0, 1, 2, 4, 5, 6, 7], 0.5, None), ("query", [3], 0.5, None)]
+
+
+def topology(n: int) -> Topology:
+    ports = n // QUEUES
+    return Topology(
+        ports=tuple(f"Ethernet{4 * i}" for i in range(ports)),
+        port_speed_bps=np.full(ports, 10e9),
+        queue_port=np.repeat(np.arange(ports, dtype=np.int32), QUEUES),
+        queue_index=np.tile(np.arange(QUEUES, dtype=np.int32), ports),
+        buffer_bytes=9.6 * 1024 * 10 * ports,
+    )
+
+
+def samples(topo: Topology, count: int, seed: int = 1) -> list[Sample]:
+    rng = np.random.default_rng(seed)
+    n = topo.n
+    tx = np.zeros(n, dtype=np.uint64)
+    out = []
+    alpha = np.full(n, 0.5)
+    for i in range(count):
+        tx = tx + rng.integers(0, 125_000, n).astype(np.uint64)
+        out.append(Sample(
+            t=i * 1e-3,
+            watermark=rng.uniform(0, 40_000, n),
+            tx_bytes=tx.copy(), tx_packets=tx // 1500,
+            drop_bytes=np.zeros(n, dtype=np.uint64), drop_packets=np.zeros(n, dtype=np.uint64),
+            alpha=alpha, pool_watermark=float(rng.uniform(0, topo.buffer_bytes)),
+        ))
+    return out
+
+
+def bench_compute(n: int, scheme: str, reps: int) -> dict:
+    topo = topology(n)
+    ctl = Controller(topo, build_classes(topo, PRIOS), scheme=scheme, quantizer=Quantizer())
+    ss = samples(topo, reps + 1)
+    ctl.step(ss[0])
+    times = []
+    for s in ss[1:]:
+        t0 = time.perf_counter_ns()
+        ctl.step(s)
+        times.append(time.perf_counter_ns() - t0)
+    return {"queues": n, "scheme": scheme, "median_us": statistics.median(times) / 1e3,
+            "p99_us": float(np.percentile(times, 99)) / 1e3}
+
+
+def bench_cycle(n: int, reps: int) -> dict | None:
+    try:
+        from alphad.backends.sai import VasicBackend
+    except ImportError:
+        return None
+    ports = n // QUEUES
+    scn = (f"switch ports={ports} queues={QUEUES} speed_gbps=10 "
+           f"buffer_kb_per_port_per_gbps=9.6 dynamic_th=-1 seed=1\n"
+           f"greedy port=0-{ports // 2 - 1} queue=0,1 rate_gbps=10\n"
+           f"incast port={ports // 2}-{ports - 1} queue=3 buffer_pct=20 fanin=16 "
+           f"sender_gbps=10 poisson_hz=200\n")
+    with tempfile.NamedTemporaryFile("w", suffix=".scn", delete=False) as f:
+        f.write(scn)
+    be = VasicBackend(Path(f.name), clock="manual")
+    try:
+        topo = be.topology()
+        ctl = Controller(topo, build_classes(topo, PRIOS), scheme="abm", quantizer=Quantizer())
+        be.advance(1e-3)
+        ctl.step(be.sample())
+        rd, comp, wr, tot, writes = [], [], [], [], 0
+        for _ in range(reps):
+            be.advance(1e-3)  # model time, not measured
+            t0 = time.perf_counter_ns()
+            s = be.sample()
+            t1 = time.perf_counter_ns()
+            ch = ctl.step(s)
+            t2 = time.perf_counter_ns()
+            be.apply(ch)
+            t3 = time.perf_counter_ns()
+            writes += len(ch)
+            rd.append(t1 - t0), comp.append(t2 - t1), wr.append(t3 - t2), tot.append(t3 - t0)
+        be.restore()
+    finally:
+        be.close()
+        Path(f.name).unlink()
+    med = lambda xs: statistics.median(xs) / 1e3  # noqa: E731
+    return {"queues": n, "read_us": med(rd), "compute_us": med(comp), "write_us": med(wr),
+            "total_median_us": med(tot), "total_p99_us": float(np.percentile(tot, 99)) / 1e3,
+            "writes_per_cycle": writes / reps}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--reps", type=int, default=2000)
+    ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "loop.json"))
+    a = ap.parse_args()
+    res: dict = {"python": platform.python_version(), "numpy": np.__version__,
+                 "machine": platform.machine(), "compute": [], "cycle": []}
+    print(f"{'queues':>7} {'scheme':>6} {'compute median us':>18} {'p99 us':>8}")
+    for n in SIZES:
+        for scheme in ("dt", "abm", "fb"):
+            r = bench_compute(n, scheme, a.reps if n <= 2048 else a.reps // 4)
+            res["compute"].append(r)
+            print(f"{n:>7} {scheme:>6} {r['median_us']:>18.1f} {r['p99_us']:>8.1f}")
+    print(f"\n{'queues':>7} {'read':>8} {'compute':>8} {'write':>8} {'total':>8} {'p99':>8}"
+          f" {'writes':>7}  (us, full cycle through libalphad-sai, virtual ASIC)")
+    for n in SIZES:
+        try:
+            r = bench_cycle(n, a.reps if n <= 2048 else a.reps // 4)
+        except Exception as e:  # noqa: BLE001 - report and go on
+            print(f"{n:>7} cycle benchmark unavailable: {e}")
+            continue
+        if r is None:
+            continue
+        res["cycle"].append(r)
+        print(f"{n:>7} {r['read_us']:>8.1f} {r['compute_us']:>8.1f} {r['write_us']:>8.1f}"
+              f" {r['total_median_us']:>8.1f} {r['total_p99_us']:>8.1f}"
+              f" {r['writes_per_cycle']:>7.1f}")
+    Path(a.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(a.out).write_text(json.dumps(res, indent=2) + "\n")
+    print(f"\nwrote {a.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
