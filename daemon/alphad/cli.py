@@ -1,4 +1,4 @@
-"""Command line: `alphad run`, `alphad check-config`.
+"""Command line: `alphad run`, `alphad restore`, `alphad check-config`.
 
 Exit codes: 0 success; 1 runtime failure (backend, restore); 2 bad input
 (configuration, arguments); 128+N stopped by signal N after restoring.
@@ -117,6 +117,34 @@ def _report(daemon, backend, cfg, args) -> None:  # type: ignore[no-untyped-def]
         vasic_summary(daemon, backend, compare_dt=cfg.backend.compare_dt)
 
 
+def cmd_restore(args: argparse.Namespace) -> int:
+    """Put the switch back on its original buffer configuration and exit.
+
+    Backends that keep a journal (sonic, gnmi) reconcile from it, so this
+    works after a crash or a SIGKILL of the daemon.
+    """
+    from alphad.backends import BackendError, open_backend
+
+    cfg = _load(args.config)
+    if cfg is None:
+        return 2
+    _setup_logging(args.log_level or cfg.log_level)
+    try:
+        backend = open_backend(cfg.backend)
+    except BackendError as e:
+        _err(f"cannot open backend {cfg.backend_type}: {e}")
+        return 1
+    try:
+        backend.restore()
+    except BackendError as e:
+        _err(f"restore failed: {e}")
+        return 1
+    finally:
+        backend.close()
+    print(f"alphad: {cfg.backend_type} switch restored to its original buffer configuration")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="alphad", description=__doc__.splitlines()[0])
     p.add_argument("--version", action="version", version=f"alphad {__version__}")
@@ -134,6 +162,11 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--no-summary", action="store_true", help="no exit summary")
     r.add_argument("--log-level", choices=["debug", "info", "warning", "error"])
     r.set_defaults(func=cmd_run)
+
+    rs = sub.add_parser("restore", help="restore the switch's original configuration and exit")
+    rs.add_argument("-c", "--config", required=True)
+    rs.add_argument("--log-level", choices=["debug", "info", "warning", "error"])
+    rs.set_defaults(func=cmd_restore)
 
     c = sub.add_parser("check-config", help="validate a configuration file and exit")
     c.add_argument("-c", "--config", required=True)
