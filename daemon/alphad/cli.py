@@ -146,7 +146,10 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="alphad", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(
+        prog="alphad",
+        description="alphad: adaptive buffer management (ABM, FB) for Dynamic-Threshold switches",
+    )
     p.add_argument("--version", action="version", version=f"alphad {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
 
