@@ -67,8 +67,8 @@ class DbLayout:
 
     def with_address(self, address: RedisAddress) -> DbLayout:
         """The same ids and separators on another instance (an explicit ``redis:`` address)."""
-        return DbLayout({n: DbSpec(s.name, s.id, s.separator, address) for n, s in self.dbs.items()},
-                        self.source)
+        dbs = {n: DbSpec(s.name, s.id, s.separator, address) for n, s in self.dbs.items()}
+        return DbLayout(dbs, self.source)
 
 
 _DEFAULT_DBS = {"APPL_DB": (0, ":"), "COUNTERS_DB": (2, ":"), "CONFIG_DB": (4, "|"),

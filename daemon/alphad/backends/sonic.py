@@ -1,0 +1,270 @@
+"""Backend ``sonic``: a SONiC switch through its Redis databases.
+
+Reads topology from CONFIG_DB/COUNTERS_DB (:mod:`alphad.sonic.discover`),
+counters and shared watermarks from COUNTERS_DB in one round trip
+(:mod:`alphad.sonic.counters`), writes per-queue alpha as ``dynamic_th`` of
+per-queue profile clones (:mod:`alphad.sonic.actuate`) and journals every
+original entry first (:mod:`alphad.sonic.journal`) so that ``restore``, in this
+process or any later one, returns the switch to its exact configuration.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import numpy as np
+import redis
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+
+from alphad.backends.base import FatalBackendError, TransientBackendError, resolve_path
+from alphad.config import Duration
+from alphad.model import Changes, Sample, Topology
+from alphad.sonic import db as sdb
+from alphad.sonic.actuate import (
+    FLEX_GROUPS,
+    Actuator,
+    clone_name,
+    restore_from,
+    set_flex_intervals,
+)
+from alphad.sonic.counters import CounterReader
+from alphad.sonic.discover import Discovery, DiscoveryError, discover
+from alphad.sonic.journal import Journal, JournalError
+
+__all__ = ["CONFIGS", "SonicBackend", "SonicConfig", "open_backend"]
+
+log = logging.getLogger("alphad.sonic")
+
+ConfigPath = Annotated[Path, BeforeValidator(lambda v, info: resolve_path(v, info))]
+
+POLL_MIN_MS = 100  # sonic-flex_counter.yang: poll_interval range 100..4294967295 (ms)
+POLL_MAX_MS = 4294967295
+DEFAULT_DB_CONFIG = "/var/run/redis/sonic-db/database_config.json"
+
+
+class SonicConfig(BaseModel):
+    """A SONiC switch: alphad runs in a container with /var/run/redis mounted."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    type: Literal["sonic"]
+    # Redis address (unix:///path, /path, tcp://host:port). Default: the CONFIG_DB
+    # instance of database_config, else /var/run/redis/redis.sock.
+    redis: str | None = None
+    database_config: ConfigPath = Path(DEFAULT_DB_CONFIG)  # used when the file exists
+    # FLEX_COUNTER_TABLE QUEUE/QUEUE_WATERMARK poll interval; give it alphad's interval.
+    poll_interval: Duration = 0.1
+    manage_flex_counters: bool = True  # set (and restore) the flex counter poll intervals
+    pool: Annotated[str | None, Field(min_length=1)] = None  # default: the busiest lossy pool
+    pool_watermark: bool = True  # read BUFFER_POOL_WATERMARK (pool peak) too
+    journal: ConfigPath = Path("/var/lib/alphad/sonic-journal.json")
+    timeout: Duration = 1.0  # Redis socket timeout
+    reader: Literal["lua", "pipeline"] = "lua"
+
+    @field_validator("redis")
+    @classmethod
+    def _address(cls, v: str | None) -> str | None:
+        if v is not None:
+            sdb.parse_address(v)  # raises with a message naming the problem
+        return v
+
+
+CONFIGS: dict[str, type[BaseModel]] = {"sonic": SonicConfig}
+
+
+def resolve_layout(cfg: SonicConfig) -> sdb.DbLayout:
+    """database_config.json when present, else SONiC's defaults; ``redis:`` overrides the
+    instance address."""
+    if cfg.database_config.exists():
+        layout = sdb.layout_from_file(cfg.database_config)
+    else:
+        layout = sdb.DEFAULT_LAYOUT
+    if cfg.redis is not None:
+        layout = layout.with_address(sdb.parse_address(cfg.redis))
+    return layout
+
+
+def poll_interval_ms(seconds: float) -> int:
+    """alphad's interval as a flex counter POLL_INTERVAL, within SONiC's allowed range."""
+    ms = math.ceil(seconds * 1000 - 1e-9)
+    return min(max(ms, POLL_MIN_MS), POLL_MAX_MS)
+
+
+class SonicBackend:
+    name = "sonic"
+
+    def __init__(self, cfg: SonicConfig) -> None:
+        self.cfg = cfg
+        try:
+            self.layout = resolve_layout(cfg)
+        except sdb.LayoutError as e:
+            raise FatalBackendError(str(e), backend=self.name, op="open") from None
+        L = self.layout
+        self.cfg_sep = L["CONFIG_DB"].separator
+        self.config_db = sdb.connect(L["CONFIG_DB"], cfg.timeout)
+        self.counters_db = sdb.connect(L["COUNTERS_DB"], cfg.timeout)
+        self.state_db = sdb.connect(L["STATE_DB"], cfg.timeout)
+        self.journal = Journal(cfg.journal, f"ALPHAD_JOURNAL{L['STATE_DB'].separator}config_db")
+        self._down = False
+        self._flex_done = not cfg.manage_flex_counters
+        self._warned: set[str] = set()
+        self.poll_ms = poll_interval_ms(cfg.poll_interval)
+        if self.poll_ms != round(cfg.poll_interval * 1000):
+            log.warning("flex counter poll interval %g ms outside SONiC's range; using %d ms",
+                        cfg.poll_interval * 1000, self.poll_ms)
+        where = f"SONiC Redis {L['CONFIG_DB'].address} ({L.source})"
+        try:
+            self.config_db.ping()
+            self.journal.load(self.state_db)
+            if len(self.journal):
+                n = restore_from(self.config_db, self.journal, self.state_db, self.cfg_sep)
+                log.warning("restored %d CONFIG_DB entries left by a previous run (journal %s)",
+                            n, cfg.journal)
+            self.disc: Discovery = discover(self.config_db, self.counters_db, self.cfg_sep,
+                                            cfg.pool)
+        except redis.RedisError as e:
+            raise FatalBackendError(f"{where}: {e}", backend=self.name, op="open") from None
+        except (DiscoveryError, JournalError) as e:
+            raise FatalBackendError(str(e), backend=self.name, op="open") from None
+        d = self.disc
+        self.topo: Topology = d.topology()
+        self.original_k = np.array([q.dynamic_th for q in d.queues], dtype=np.int8)
+        self._k = self.original_k.copy()
+        self._qkeys = [(q.port, q.queue) for q in d.queues]
+        self.act = Actuator(d, self.cfg_sep)
+        pool_oid = d.pool_oid if cfg.pool_watermark else None
+        if cfg.pool_watermark and d.pool_oid is None:
+            log.warning("pool %s is not in COUNTERS_BUFFER_POOL_NAME_MAP: no pool watermark; "
+                        "the free buffer is estimated from the queue watermarks", d.pool.name)
+        self.reader = CounterReader(self.counters_db, L["COUNTERS_DB"].separator,
+                                    [q.oid for q in d.queues], pool_oid, cfg.reader)
+        self.groups = tuple(g for g in FLEX_GROUPS
+                            if g != "BUFFER_POOL_WATERMARK" or pool_oid is not None)
+        log.info("sonic: %s, %d queues on %d ports (%d managed), pool %s (%d bytes), %d entries "
+                 "skipped", d.switch, self.topo.n, self.topo.n_ports,
+                 int(np.count_nonzero(self.topo.managed)), d.pool.name, d.pool.size,
+                 len(d.skipped))
+
+    # -- connection ----------------------------------------------------------------
+    @contextmanager
+    def _guard(self, op: str) -> Iterator[None]:
+        try:
+            yield
+        except redis.RedisError as e:
+            self._down = True
+            raise TransientBackendError(f"redis: {e}", backend=self.name, op=op) from None
+        except JournalError as e:
+            raise FatalBackendError(str(e), backend=self.name, op=op) from None
+
+    def _ensure(self, op: str) -> None:
+        if self._down:
+            with self._guard(op):
+                self._recover()
+            self._down = False
+
+    def _recover(self) -> None:
+        """Back after a lost connection (maybe a Redis restart): re-publish the journal
+        in STATE_DB, and re-learn which clones exist and their dynamic_th."""
+        self.config_db.ping()
+        n = self.journal.resync_state(self.state_db)
+        if n:
+            log.warning("journal: %d entries were missing from STATE_DB; written again", n)
+        pref = f"BUFFER_PROFILE{self.cfg_sep}"
+        names = {k[len(pref):] for k in self.config_db.scan_iter(match=f"{pref}alphad_*",
+                                                                  count=1000)}
+        self.act.resync({pq for pq in self._qkeys if clone_name(*pq) in names
+                         and f"{pref}{clone_name(*pq)}" in self.journal})
+        th = self.act.read_clone_th(self.config_db)
+        for i, pq in enumerate(self._qkeys):
+            v = th.get(pq)
+            self._k[i] = v if v is not None else self.original_k[i]
+        self.reader.load_script()
+        self._flex_done = not self.cfg.manage_flex_counters
+        log.info("reconnected to SONiC Redis (%d queues cloned, journal of %d entries)",
+                 len(self.act.cloned), len(self.journal))
+
+    # -- Backend protocol ------------------------------------------------------------
+    def topology(self) -> Topology:
+        return self.topo
+
+    def sample(self) -> Sample:
+        self._ensure("sample")
+        with self._guard("sample"):
+            if not self._flex_done:
+                changed = set_flex_intervals(self.config_db, self.cfg_sep, self.groups,
+                                             self.poll_ms, self.journal, self.state_db)
+                if changed:
+                    log.info("flex counters %s: poll interval %d ms", ", ".join(self.groups),
+                             self.poll_ms)
+                self._flex_done = True
+            c = self.reader.read()
+        t = time.monotonic()
+        if c.missing_watermarks:
+            self._warn_once("wm", "%d queues have no SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES in "
+                            "COUNTERS_DB (QUEUE_WATERMARK group not polled yet?)",
+                            c.missing_watermarks)
+        if c.missing_counters:
+            self._warn_once("ctr", "%d queue counter fields missing in COUNTERS_DB (QUEUE group "
+                            "not polled yet?)", c.missing_counters)
+        v = c.values
+        return Sample(
+            t=t,
+            watermark=v[:, 4].astype(np.float64),
+            tx_bytes=np.ascontiguousarray(v[:, 0]),
+            tx_packets=np.ascontiguousarray(v[:, 1]),
+            drop_bytes=np.ascontiguousarray(v[:, 2]),
+            drop_packets=np.ascontiguousarray(v[:, 3]),
+            alpha=np.exp2(self._k.astype(np.float64)),
+            pool_watermark=c.pool_watermark,
+        )
+
+    def apply(self, changes: Changes) -> None:
+        if not len(changes):
+            return
+        if changes.k is None:
+            raise FatalBackendError("SONiC takes alpha = 2^dynamic_th only; set quantize.mode: "
+                                    "pow2", backend=self.name, op="apply")
+        self._ensure("apply")
+        idx = np.asarray(changes.idx)
+        ks = np.asarray(changes.k).astype(np.int64)
+        if ks.min() < -8 or ks.max() > 7:
+            raise FatalBackendError("dynamic_th outside -8..7", backend=self.name, op="apply")
+        queues = [(*self._qkeys[i], int(k)) for i, k in zip(idx.tolist(), ks.tolist(),
+                                                             strict=True)]
+        plan = self.act.plan(queues)
+        with self._guard("apply"):
+            self.act.execute(self.config_db, plan, self.journal, self.state_db)
+        self._k[idx] = ks
+
+    def restore(self) -> None:
+        self._ensure("restore")
+        with self._guard("restore"):
+            n = restore_from(self.config_db, self.journal, self.state_db, self.cfg_sep)
+        self.act.forget()
+        self._k[:] = self.original_k
+        self._flex_done = not self.cfg.manage_flex_counters
+        if n:
+            log.info("restored %d CONFIG_DB entries to their original content", n)
+
+    def close(self) -> None:
+        for r in (self.config_db, self.counters_db, self.state_db):
+            try:
+                r.close()
+            except redis.RedisError:
+                pass
+
+    # -- helpers -------------------------------------------------------------------
+    def _warn_once(self, tag: str, msg: str, *args: Any) -> None:
+        if tag not in self._warned:
+            self._warned.add(tag)
+            log.warning(msg, *args)
+
+
+def open_backend(cfg: Any) -> SonicBackend:
+    return SonicBackend(cfg)

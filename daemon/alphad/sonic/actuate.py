@@ -1,0 +1,242 @@
+"""Per-queue alpha on SONiC: profile clones, BUFFER_QUEUE splitting, dynamic_th writes.
+
+Alpha belongs to a buffer profile, which many queues share. The first time
+alphad changes a queue's alpha it clones the queue's profile into
+``BUFFER_PROFILE|alphad_<port>_<queue>`` (every field copied: same pool, size
+and threshold mode; dynamic_th set to the new value) and repoints the queue:
+its ``BUFFER_QUEUE`` entry (``Ethernet0,Ethernet4|0-2``) is laid out again as
+the untouched ports with the full range, plus per touched port the remaining
+queue runs on the original profile and one single-queue key per cloned queue.
+Later changes write only the clone's ``dynamic_th``. Every key is journaled
+before its first change; restore writes the originals back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import redis
+
+from alphad.sonic.discover import Discovery, QueueEntry
+from alphad.sonic.journal import Journal, Original
+from alphad.sonic.keys import format_profile_ref, format_queue_range, queue_runs
+
+__all__ = [
+    "FLEX_GROUPS",
+    "Actuator",
+    "Plan",
+    "clone_name",
+    "layout",
+    "restore_from",
+    "set_flex_intervals",
+]
+
+# KEYS: profile hashes; ARGV: dynamic_th values (same order). Atomic, one round trip.
+_SET_TH_LUA = """
+for i = 1, #KEYS do
+  redis.call('HSET', KEYS[i], 'dynamic_th', ARGV[i])
+end
+return #KEYS
+"""
+
+FLEX_GROUPS = ("QUEUE", "QUEUE_WATERMARK", "BUFFER_POOL_WATERMARK")
+
+
+def clone_name(port: str, queue: int) -> str:
+    return f"alphad_{port}_{queue}"
+
+
+def layout(e: QueueEntry, cloned: set[tuple[str, int]]) -> dict[str, dict[str, str]]:
+    """BUFFER_QUEUE keys (without the table name) that express entry ``e`` when the
+    queues in ``cloned`` have their own profile. ``layout(e, set()) == {e.key: e.fields}``."""
+    rng = format_queue_range(e.queues[0], e.queues[-1])
+    touched = [p for p in e.ports if any((p, q) in cloned for q in e.queues)]
+    untouched = [p for p in e.ports if p not in touched]
+    out: dict[str, dict[str, str]] = {}
+    if untouched:
+        out[f"{','.join(untouched)}|{rng}"] = dict(e.fields)
+    for p in touched:
+        rest = [q for q in e.queues if (p, q) not in cloned]
+        for a, b in queue_runs(rest):
+            out[f"{p}|{format_queue_range(a, b)}"] = dict(e.fields)
+        for q in e.queues:
+            if (p, q) in cloned:
+                out[f"{p}|{q}"] = {**e.fields,
+                                   "profile": format_profile_ref(clone_name(p, q), e.bracketed)}
+    return out
+
+
+@dataclass
+class Plan:
+    """CONFIG_DB writes of one apply: new clones and layouts, then dynamic_th updates."""
+
+    profiles: dict[str, dict[str, str]] = field(default_factory=dict)  # full key -> fields
+    queue_set: dict[str, dict[str, str]] = field(default_factory=dict)  # full key -> fields
+    queue_del: list[str] = field(default_factory=list)  # full keys
+    th: dict[str, int] = field(default_factory=dict)  # full profile key -> dynamic_th
+    new: list[tuple[str, int]] = field(default_factory=list)  # queues cloned by this plan
+
+    @property
+    def structural(self) -> bool:
+        return bool(self.profiles or self.queue_set or self.queue_del)
+
+    def touched(self) -> list[str]:
+        return [*self.profiles, *self.queue_set, *self.queue_del]
+
+
+class Actuator:
+    """Tracks which queues are cloned and turns alpha changes into CONFIG_DB writes."""
+
+    def __init__(self, disc: Discovery, sep: str = "|") -> None:
+        self.d = disc
+        self.sep = sep
+        self.cloned: set[tuple[str, int]] = set()
+        self._layout: dict[str, dict[str, dict[str, str]]] = {
+            k: layout(e, set()) for k, e in disc.entries.items()}
+        self._th_sha: str | None = None
+
+    def qkey(self, suffix: str) -> str:
+        return f"BUFFER_QUEUE{self.sep}{suffix}"
+
+    def pkey(self, name: str) -> str:
+        return f"BUFFER_PROFILE{self.sep}{name}"
+
+    def plan(self, queues: list[tuple[str, int, int]]) -> Plan:
+        """Writes that give each ``(port, queue, k)`` the dynamic_th k."""
+        plan = Plan()
+        new = [(p, q, k) for p, q, k in queues if (p, q) not in self.cloned]
+        for p, q, k in queues:
+            if (p, q) in self.cloned:
+                plan.th[self.pkey(clone_name(p, q))] = k
+        if not new:
+            return plan
+        info = {(x.port, x.queue): x for x in self.d.queues}
+        cloned = self.cloned | {(p, q) for p, q, _ in new}
+        for p, q, k in new:
+            plan.new.append((p, q))
+            prof = self.d.profiles[info[(p, q)].profile]
+            plan.profiles[self.pkey(clone_name(p, q))] = {**prof.fields, "dynamic_th": str(k)}
+        for ekey in sorted({info[(p, q)].entry for p, q, _ in new}):
+            old = self._layout[ekey]
+            nl = layout(self.d.entries[ekey], cloned)
+            plan.queue_del += [self.qkey(s) for s in old if s not in nl]
+            plan.queue_set.update({self.qkey(s): f for s, f in nl.items() if old.get(s) != f})
+        return plan
+
+    def originals(self, r: redis.Redis, keys: list[str]) -> dict[str, Original]:
+        """Current content of ``keys`` (what the journal must remember)."""
+        pipe = r.pipeline(transaction=False)
+        for k in keys:
+            pipe.hgetall(k)
+        return {k: (v or None) for k, v in zip(keys, pipe.execute(), strict=True)}
+
+    def execute(self, r: redis.Redis, plan: Plan, journal: Journal,
+                state_db: redis.Redis) -> None:
+        """Journal what the plan touches for the first time, then write it."""
+        if plan.structural:
+            fresh = [k for k in plan.touched() if k not in journal]
+            if fresh:
+                journal.record(self.originals(r, fresh), state_db)
+            pipe = r.pipeline(transaction=True)
+            for k, f in plan.profiles.items():
+                pipe.delete(k)
+                pipe.hset(k, mapping=f)
+            for k in plan.queue_del:
+                pipe.delete(k)
+            for k, f in plan.queue_set.items():
+                pipe.delete(k)
+                pipe.hset(k, mapping=f)
+            pipe.execute()
+            self._commit_structure(plan)
+        if plan.th:
+            self.set_th(r, plan.th)
+
+    def set_th(self, r: redis.Redis, th: dict[str, int]) -> None:
+        keys = list(th)
+        args = [str(v) for v in th.values()]
+        if self._th_sha is None:
+            self._th_sha = str(r.script_load(_SET_TH_LUA))
+        try:
+            r.evalsha(self._th_sha, len(keys), *keys, *args)
+        except redis.exceptions.NoScriptError:
+            self._th_sha = str(r.script_load(_SET_TH_LUA))
+            r.evalsha(self._th_sha, len(keys), *keys, *args)
+
+    def _commit_structure(self, plan: Plan) -> None:
+        self.cloned.update(plan.new)
+        for ekey, e in self.d.entries.items():
+            if any((p, q) in self.cloned for p in e.ports for q in e.queues):
+                self._layout[ekey] = layout(e, self.cloned)
+
+    def resync(self, cloned: set[tuple[str, int]]) -> None:
+        """Take ``cloned`` as the queues whose clone exists (after a reconnection)."""
+        self.cloned = set(cloned)
+        self._layout = {k: layout(e, self.cloned) for k, e in self.d.entries.items()}
+
+    def forget(self) -> None:
+        """After a restore: no queue is cloned any more."""
+        self.cloned.clear()
+        self._layout = {k: layout(e, set()) for k, e in self.d.entries.items()}
+
+    def read_clone_th(self, r: redis.Redis) -> dict[tuple[str, int], int | None]:
+        """dynamic_th of every clone as CONFIG_DB has it (None: clone missing)."""
+        items = sorted(self.cloned)
+        pipe = r.pipeline(transaction=False)
+        for p, q in items:
+            pipe.hget(self.pkey(clone_name(p, q)), "dynamic_th")
+        out: dict[tuple[str, int], int | None] = {}
+        for pq, v in zip(items, pipe.execute(), strict=True):
+            try:
+                out[pq] = int(v) if v is not None else None
+            except ValueError:
+                out[pq] = None
+        return out
+
+
+def flex_originals(r: redis.Redis, sep: str, groups: tuple[str, ...]) -> dict[str, Original]:
+    pipe = r.pipeline(transaction=False)
+    keys = [f"FLEX_COUNTER_TABLE{sep}{g}" for g in groups]
+    for k in keys:
+        pipe.hgetall(k)
+    return {k: (v or None) for k, v in zip(keys, pipe.execute(), strict=True)}
+
+
+def set_flex_intervals(r: redis.Redis, sep: str, groups: tuple[str, ...], interval_ms: int,
+                       journal: Journal, state_db: redis.Redis) -> list[str]:
+    """Poll ``groups`` every ``interval_ms`` (and enable them), journaling the originals.
+    Returns the keys changed."""
+    cur = flex_originals(r, sep, groups)
+    want = {k: {**(v or {}), "POLL_INTERVAL": str(interval_ms), "FLEX_COUNTER_STATUS": "enable"}
+            for k, v in cur.items()}
+    changed = [k for k in cur if want[k] != (cur[k] or {})]
+    if not changed:
+        return []
+    journal.record({k: cur[k] for k in changed}, state_db)
+    pipe = r.pipeline(transaction=True)
+    for k in changed:
+        pipe.hset(k, mapping=want[k])
+    pipe.execute()
+    return changed
+
+
+def restore_from(r: redis.Redis, journal: Journal, state_db: redis.Redis, sep: str = "|") -> int:
+    """Write every journaled original back (queues and flex counters first, then remove
+    the clones), then clear the journal. Returns the number of keys restored."""
+    entries = dict(journal.entries)
+    if not entries:
+        journal.clear(state_db)
+        return 0
+    profiles = sorted(k for k in entries if k.startswith(f"BUFFER_PROFILE{sep}"))
+    others = sorted(k for k in entries if k not in set(profiles))
+    for group in (others, profiles):
+        if not group:
+            continue
+        pipe = r.pipeline(transaction=True)
+        for k in group:
+            pipe.delete(k)
+            orig = entries[k]
+            if orig:
+                pipe.hset(k, mapping=orig)
+        pipe.execute()
+    journal.clear(state_db)
+    return len(entries)
