@@ -15,10 +15,10 @@ all: setup
 setup: venv shim
 
 venv: $(VENV)/.installed
-$(VENV)/.installed: daemon/pyproject.toml
+$(VENV)/.installed: daemon/pyproject.toml vswitch/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e 'daemon[test]'
+	$(PY) -m pip install --quiet -e 'daemon[test]' -e vswitch
 	touch $@
 
 shim:

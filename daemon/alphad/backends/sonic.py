@@ -235,6 +235,11 @@ class SonicBackend:
         ks = np.asarray(changes.k).astype(np.int64)
         if ks.min() < -8 or ks.max() > 7:
             raise FatalBackendError("dynamic_th outside -8..7", backend=self.name, op="apply")
+        managed = self.topo.managed
+        if managed is not None and not managed[idx].all():
+            bad = [self._qkeys[i] for i in idx.tolist() if not managed[i]]
+            raise FatalBackendError(f"refusing to change unmanaged (lossless) queues {bad[:4]}",
+                                    backend=self.name, op="apply")
         queues = [(*self._qkeys[i], int(k)) for i, k in zip(idx.tolist(), ks.tolist(),
                                                              strict=True)]
         plan = self.act.plan(queues)

@@ -15,6 +15,8 @@ from typing import Any
 from urllib.parse import urlparse
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 __all__ = [
     "DEFAULT_LAYOUT",
@@ -151,9 +153,11 @@ def layout_from_file(path: str | Path) -> DbLayout:
 def connect(spec: DbSpec, timeout: float = 1.0) -> redis.Redis:
     """A client of one database. Replies are decoded as UTF-8 strings."""
     a = spec.address
+    # One immediate retry: a pooled connection that died with a Redis restart fails once
+    # and the retry runs on a fresh one; no backoff, the control loop has its own deadline.
     common: dict[str, Any] = dict(db=spec.id, socket_timeout=timeout,
                                   socket_connect_timeout=timeout, decode_responses=True,
-                                  health_check_interval=0)
+                                  health_check_interval=0, retry=Retry(NoBackoff(), 1))
     if a.unix_socket:
         return redis.Redis(unix_socket_path=a.unix_socket, **common)
     return redis.Redis(host=a.host, port=a.port, **common)

@@ -1,0 +1,114 @@
+"""``alphad-vswitch``: run a virtual SONiC switch.
+
+Exit codes: 0 done, 1 runtime failure (Redis, virtual ASIC), 2 bad input
+(config_db.json, traffic file, arguments), 128+N stopped by signal N.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from alphad_vswitch import __version__
+
+__all__ = ["main"]
+
+log = logging.getLogger("alphad.vswitch")
+
+
+def _duration(v: str) -> float:
+    from alphad.config import parse_duration
+
+    try:
+        return parse_duration(v)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="alphad-vswitch", description=__doc__.splitlines()[0])
+    p.add_argument("--version", action="version", version=f"alphad-vswitch {__version__}")
+    env = os.environ.get
+    p.add_argument("--config-db", default=env("VSWITCH_CONFIG_DB"), required=not
+                   env("VSWITCH_CONFIG_DB"), help="SONiC config_db.json to load into CONFIG_DB")
+    p.add_argument("--traffic", default=env("VSWITCH_TRAFFIC"),
+                   help="traffic file: vasic greedy/incast/onoff lines, ports by SONiC name")
+    p.add_argument("--redis", default=env("VSWITCH_REDIS", "unix:///var/run/redis/redis.sock"),
+                   help="Redis address (unix:///path or tcp://host:port)")
+    p.add_argument("--spawn-redis", metavar="DIR", type=Path,
+                   help="start a redis-server of our own in DIR (socket DIR/redis.sock)")
+    p.add_argument("--database-config", type=Path, default=env("VSWITCH_DATABASE_CONFIG"),
+                   help="write SONiC's database_config.json here for clients")
+    p.add_argument("--tick", type=_duration, default=_duration(env("VSWITCH_TICK", "10ms")),
+                   help="ASIC read/advance period (default 10ms)")
+    p.add_argument("--queues", type=int, default=8, help="egress queues per port (default 8)")
+    p.add_argument("--step-ns", type=int, default=1000, help="model step of the virtual ASIC")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--no-load", action="store_true",
+                   help="keep CONFIG_DB as it is if it is already initialised")
+    p.add_argument("--duration", type=_duration, default=None, help="stop after this long")
+    p.add_argument("--log-level", default=env("VSWITCH_LOG_LEVEL", "info"),
+                   choices=["debug", "info", "warning", "error"])
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=getattr(logging, args.log_level.upper()),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+                        stream=sys.stderr)
+    from alphad.sonic.db import LayoutError, parse_address
+    from alphad_vswitch.asic import AsicError
+    from alphad_vswitch.configdb import ConfigDbError
+    from alphad_vswitch.redisproc import RedisServer, RedisServerError, write_database_config
+
+    server = None
+    try:
+        if args.spawn_redis:
+            server = RedisServer(args.spawn_redis, persist=True).start()
+            args.redis = server.address
+        addr = parse_address(args.redis)
+        if args.database_config:
+            write_database_config(args.database_config, addr.unix_socket,
+                                  None if addr.unix_socket else addr.port)
+        from alphad_vswitch.switch import VSwitch
+
+        vs = VSwitch(Path(args.config_db), args.redis, Path(args.traffic) if args.traffic else
+                     None, queues=args.queues, tick=args.tick, load=not args.no_load,
+                     step_ns=args.step_ns, seed=args.seed)
+    except (ConfigDbError, AsicError, LayoutError) as e:
+        print(f"alphad-vswitch: {e}", file=sys.stderr)
+        if server:
+            server.stop()
+        return 2
+    except RedisServerError as e:
+        print(f"alphad-vswitch: {e}", file=sys.stderr)
+        return 1
+
+    signum: list[int] = []
+
+    def on_signal(s: int, _f: object) -> None:
+        signum.append(s)
+        vs.stop_event.set()
+
+    for s in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(s, on_signal)
+    log.info("virtual switch: %d ports x %d queues at %d Mb/s, pool %s (%d bytes), Redis %s",
+             len(vs.shape.ports), args.queues, vs.shape.speed_mbps, vs.shape.pool,
+             vs.shape.pool_bytes, args.redis)
+    try:
+        vs.run(args.duration)
+    finally:
+        vs.close()
+        if server:
+            server.stop()
+    return 128 + signum[0] if signum else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
