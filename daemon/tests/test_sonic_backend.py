@@ -15,19 +15,18 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from alphad_vswitch import configdb, redisproc
 
 from alphad.backends.base import FatalBackendError, TransientBackendError
 from alphad.backends.sonic import SonicBackend, SonicConfig, poll_interval_ms
 from alphad.model import Changes
 
-redisproc = pytest.importorskip("alphad_vswitch.redisproc")
-configdb = pytest.importorskip("alphad_vswitch.configdb")
-
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG_DB_JSON = ROOT / "configs" / "sonic" / "config_db.json"
 DUMP_PATTERNS = ["BUFFER_*", "FLEX_COUNTER_TABLE*"]
-LOSSLESS_PATTERNS = ["BUFFER_PG|*", "BUFFER_PROFILE|pg_lossless*", "BUFFER_PROFILE|egress_lossless*",
-                     "BUFFER_QUEUE|*|3-4", "BUFFER_POOL|*lossless*"]
+LOSSLESS_PATTERNS = ["BUFFER_PG|*", "BUFFER_PROFILE|pg_lossless*",
+                     "BUFFER_PROFILE|egress_lossless*", "BUFFER_QUEUE|*|3-4",
+                     "BUFFER_POOL|*lossless*"]
 
 
 def queue_oid(port_i: int, q: int) -> str:

@@ -86,7 +86,7 @@ def _translate_ports(value: str, names: dict[str, int], where: str) -> str:
 
 def scenario_text(shape: SwitchShape, traffic: str, traffic_name: str = "traffic",
                   dynamic_th: int = 0, th_min: int = -8, th_max: int = 7, step_ns: int = 1000,
-                  seed: int = 1) -> str:
+                  seed: int = 1, pkt_bytes: int = 1500) -> str:
     """A vasic scenario: the switch line from config_db, the traffic lines translated
     (``port=Ethernet8,Ethernet12`` -> ASIC port indices)."""
     names = {p: i for i, p in enumerate(shape.ports)}
@@ -94,7 +94,7 @@ def scenario_text(shape: SwitchShape, traffic: str, traffic_name: str = "traffic
         f"switch ports={len(shape.ports)} queues={shape.queues} "
         f"speed_gbps={shape.speed_mbps / 1000:g} buffer_bytes={shape.pool_bytes} "
         f"dynamic_th={dynamic_th} th_min={th_min} th_max={th_max} step_ns={step_ns} "
-        f"pkt_bytes=1500 seed={seed}"
+        f"pkt_bytes={pkt_bytes} seed={seed}"
     ]
     for no, raw in enumerate(traffic.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()

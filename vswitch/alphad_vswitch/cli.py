@@ -48,6 +48,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="ASIC read/advance period (default 10ms)")
     p.add_argument("--queues", type=int, default=8, help="egress queues per port (default 8)")
     p.add_argument("--step-ns", type=int, default=1000, help="model step of the virtual ASIC")
+    p.add_argument("--pkt-bytes", type=int, default=int(env("VSWITCH_PKT_BYTES", "9000")),
+                   help="packet size of the model (default 9000: jumbo frames, MTU 9100)")
+    p.add_argument("--time-scale", type=float, default=float(env("VSWITCH_TIME_SCALE", "1")),
+                   help="model seconds per wall second (below 1 if the machine cannot keep up)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--no-load", action="store_true",
                    help="keep CONFIG_DB as it is if it is already initialised")
@@ -80,7 +84,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         vs = VSwitch(Path(args.config_db), args.redis, Path(args.traffic) if args.traffic else
                      None, queues=args.queues, tick=args.tick, load=not args.no_load,
-                     step_ns=args.step_ns, seed=args.seed)
+                     step_ns=args.step_ns, seed=args.seed, pkt_bytes=args.pkt_bytes,
+                     time_scale=args.time_scale)
     except (ConfigDbError, AsicError, LayoutError) as e:
         print(f"alphad-vswitch: {e}", file=sys.stderr)
         if server:

@@ -41,19 +41,22 @@ _BUFFER_TABLES = ("BUFFER_POOL", "BUFFER_PROFILE", "BUFFER_QUEUE")
 class VSwitch:
     def __init__(self, config_db: Path, redis_address: str, traffic: Path | None = None,
                  queues: int = 8, tick: float = 0.01, load: bool = True, step_ns: int = 1000,
-                 seed: int = 1, th_min: int = -8, th_max: int = 7,
-                 shim_path: str | None = None, libsai: str | None = None) -> None:
+                 seed: int = 1, th_min: int = -8, th_max: int = 7, pkt_bytes: int = 9000,
+                 time_scale: float = 1.0, shim_path: str | None = None,
+                 libsai: str | None = None) -> None:
         self.config_db_path = Path(config_db)
         self.cfg = load_config_db(self.config_db_path)
         self.shape: SwitchShape = switch_shape(self.cfg, queues)
         text, name = read_traffic(traffic)
         self.scenario = scenario_text(self.shape, text, name, th_min=th_min, th_max=th_max,
-                                      step_ns=step_ns, seed=seed)
+                                      step_ns=step_ns, seed=seed, pkt_bytes=pkt_bytes)
         self.asic = VirtualAsic(self.scenario, shim_path, libsai)
         self.buffers = BufferManager(self.asic, self.shape.ports, self.shape.pool,
                                      th_min=th_min, th_max=th_max)
         self.flex = FlexCounters(self.asic, self.shape.ports, self.shape.pool)
         self.tick = tick
+        self.time_scale = time_scale  # model seconds per wall second
+        self.lag_warned = False
         self.load = load
         layout = sdb.DEFAULT_LAYOUT.with_address(sdb.parse_address(redis_address))
         self.layout = layout
@@ -88,7 +91,7 @@ class VSwitch:
                 self._pubsub.close()
             except redis.RedisError:
                 pass
-        ps = cfg_db.pubsub(ignore_subscribe_messages=True)
+        ps = cfg_db.pubsub()  # subscribe confirmations are read and skipped in _drain
         dbid = self.layout["CONFIG_DB"].id
         ps.psubscribe(*[f"__keyspace@{dbid}__:{t}|*" for t in
                         (*_BUFFER_TABLES, "FLEX_COUNTER_TABLE", "WATERMARK_TABLE")])
@@ -105,6 +108,8 @@ class VSwitch:
             m = self._pubsub.get_message(timeout=0)
             if m is None:
                 return
+            if m.get("type") != "pmessage":
+                continue
             ch = m.get("channel", "")
             key = ch.split(":", 1)[1] if ":" in ch else ""
             if key.startswith(("FLEX_COUNTER_TABLE", "WATERMARK_TABLE")):
@@ -133,7 +138,7 @@ class VSwitch:
         self._apply_config()
         if advance_ns is None:
             last = self._last_wall if self._last_wall is not None else now
-            advance_ns = int(min(max(now - last, 0.0), 1.0) * 1e9)
+            advance_ns = int(min(max(now - last, 0.0), 1.0) * self.time_scale * 1e9)
         self._last_wall = now
         self.asic.advance(advance_ns)
         stats, _occ, pool_wm, _t = self.asic.read()
@@ -145,7 +150,14 @@ class VSwitch:
         start = deadline = time.monotonic()
         while not self.stop_event.is_set():
             try:
+                t0 = time.monotonic()
                 self.step()
+                busy = time.monotonic() - t0
+                if busy > 5 * self.tick and not self.lag_warned:
+                    self.lag_warned = True
+                    log.warning("a tick took %.0f ms (tick %.0f ms): the model runs slower than "
+                                "real time; lower the traffic, raise --pkt-bytes or set "
+                                "--time-scale below 1", busy * 1e3, self.tick * 1e3)
                 if self._down_since is not None:
                     log.info("Redis is back after %.1f s", time.monotonic() - self._down_since)
                     self._down_since = None
