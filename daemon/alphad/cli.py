@@ -1,4 +1,4 @@
-"""Command line: `alphad run`, `alphad restore`, `alphad check-config`.
+"""Command line: `alphad run`, `alphad restore`, `alphad check-config`, `alphad report`.
 
 Exit codes: 0 success; 1 runtime failure (backend, restore); 2 bad input
 (configuration, arguments); 128+N stopped by signal N after restoring.
@@ -9,8 +9,9 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from alphad import __version__
 
@@ -91,19 +92,84 @@ def cmd_run(args: argparse.Namespace) -> int:
                 _err(f"metrics.listen {cfg.metrics.listen}: {e.strerror or e}")
                 backend.restore()
                 return 1
-        view_on = cfg.view if args.view is None else args.view
-        if view_on and sys.stdout.isatty():
-            from alphad.view import LiveView
+        try:
+            services = _start_services(daemon, metrics, cfg, args)
+        except (OSError, ValueError) as e:
+            _err(str(e))
+            backend.restore()
+            return 1 if isinstance(e, OSError) else 2
+        try:
+            view_on = cfg.view if args.view is None else args.view
+            if view_on and sys.stdout.isatty():
+                from alphad.view import LiveView
 
-            with LiveView() as view:
-                daemon.on_cycle = view
+                with LiveView() as view:
+                    services.hooks.insert(0, view)
+                    rc = daemon.run(args.duration)
+            else:
                 rc = daemon.run(args.duration)
-        else:
-            rc = daemon.run(args.duration)
+        finally:
+            services.close()
         _report(daemon, backend, cfg, args)
         return rc
     finally:
         backend.close()
+
+
+class _Services:
+    """What runs beside the loop: history, recorder, HTTP API; ``on_cycle`` hooks."""
+
+    def __init__(self) -> None:
+        self.hooks: list[Callable[[Any], None]] = []
+        self.closers: list[Callable[[], None]] = []
+
+    def __call__(self, daemon: Any) -> None:
+        for h in self.hooks:
+            h(daemon)
+
+    def close(self) -> None:
+        for c in reversed(self.closers):
+            try:
+                c()
+            except Exception as e:  # shutdown goes on
+                log.warning("shutdown: %s", e)
+
+
+def _start_services(daemon, metrics, cfg, args) -> _Services:  # type: ignore[no-untyped-def]
+    """History, --record, the HTTP API and SIGHUP; OSError/ValueError name the setting."""
+    from alphad.history import History
+    from alphad.reconfig import ConfigStore
+
+    sv = _Services()
+    daemon.on_cycle = sv
+    store = ConfigStore(daemon, Path(args.config))
+    daemon.on_hangup = store.reload
+    history = History()
+    sv.hooks.append(history)
+    if args.record:
+        from alphad.report import Recorder
+
+        try:
+            rec = Recorder(Path(args.record))
+        except OSError as e:
+            raise OSError(f"--record {args.record}: {e.strerror or e}") from None
+        sv.hooks.append(rec)
+        sv.closers.append(rec.close)
+    if cfg.api.enabled and not args.no_api:
+        from alphad.api import ApiServer, create_app
+
+        token = cfg.api.read_token()  # ValueError names api.token_file
+        app = create_app(daemon, store, metrics, history, token)
+        host, port = cfg.api.host_port
+        try:
+            server = ApiServer(app, host, port)
+        except OSError as e:
+            raise OSError(f"api.listen {cfg.api.listen}: {e.strerror or e}") from None
+        server.start()
+        sv.closers.append(server.stop)
+        log.info("HTTP API and live page on %s (writes %s)", server.url,
+                 "need the bearer token" if token else "disabled: no api.token")
+    return sv
 
 
 def _report(daemon, backend, cfg, args) -> None:  # type: ignore[no-untyped-def]
@@ -162,6 +228,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="live terminal view (default: the config's 'view')")
     g.add_argument("--no-view", dest="view", action="store_false")
     r.add_argument("--no-metrics", action="store_true", help="do not serve /metrics")
+    r.add_argument("--no-api", action="store_true",
+                   help="do not serve the HTTP API and live page")
+    r.add_argument("--record", metavar="FILE",
+                   help="record every interval to FILE (JSON Lines; .gz compresses) "
+                        "for `alphad report`")
     r.add_argument("--no-summary", action="store_true", help="no exit summary")
     r.add_argument("--log-level", choices=["debug", "info", "warning", "error"])
     r.set_defaults(func=cmd_run)
@@ -174,7 +245,40 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("check-config", help="validate a configuration file and exit")
     c.add_argument("-c", "--config", required=True)
     c.set_defaults(func=cmd_check_config)
+
+    rp = sub.add_parser("report", help="plot a recorded run (PNG)")
+    rp.add_argument("record", help="file written by `alphad run --record`")
+    rp.add_argument("-o", "--out", default="report", help="output directory (default: report)")
+    rp.add_argument("--ports", help="comma-separated ports (default: every busy port)")
+    rp.add_argument("--queues", help="comma-separated queue indices (default: all)")
+    rp.set_defaults(func=cmd_report)
     return p
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from alphad.report import RecordError, load_run, render
+
+    try:
+        queues = [int(q) for q in args.queues.split(",")] if args.queues else None
+    except ValueError:
+        _err(f"--queues: {args.queues!r} is not a comma-separated list of queue indices")
+        return 2
+    ports = [p.strip() for p in args.ports.split(",") if p.strip()] if args.ports else None
+    try:
+        run = load_run(Path(args.record))
+        paths = render(run, Path(args.out), ports, queues)
+    except RecordError as e:
+        _err(str(e))
+        return 2
+    except KeyError as e:
+        _err(str(e.args[0]))
+        return 2
+    except OSError as e:
+        _err(f"{args.out}: {e.strerror or e}")
+        return 1
+    for p in paths:
+        print(p)
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -17,12 +17,15 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    SecretStr,
     ValidationError,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
 
-__all__ = ["Config", "ConfigError", "load_config", "parse_config", "parse_duration"]
+__all__ = ["ApiConfig", "Config", "ConfigError", "load_config", "parse_config",
+           "parse_duration"]
 
 _UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
 _DURATION_RE = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*(ns|us|µs|ms|s|m|h)?\s*$")
@@ -114,6 +117,55 @@ class MetricsConfig(Strict):
         return host or "127.0.0.1", int(port)
 
 
+class ApiConfig(Strict):
+    """HTTP API, /metrics and the live page. Writes need ``Authorization: Bearer``
+    with the token (from ``token`` or the first line of ``token_file``)."""
+
+    enabled: bool = True
+    listen: Annotated[str, Field(pattern=r"^[^\s:]*:\d{1,5}$")] = "127.0.0.1:8080"
+    token: SecretStr | None = None
+    token_file: Path | None = None
+
+    @field_validator("token_file", mode="before")
+    @classmethod
+    def _relative_to_config(cls, v: Any, info: ValidationInfo) -> Any:
+        base = (info.context or {}).get("base_dir")
+        if v is None or base is None:
+            return v
+        p = Path(str(v)).expanduser()
+        return p if p.is_absolute() else Path(base) / p
+
+    @model_validator(mode="after")
+    def _one_token(self) -> ApiConfig:
+        if self.token is not None and self.token_file is not None:
+            raise ValueError("api: set either token or token_file, not both")
+        if self.token is not None and len(self.token.get_secret_value()) < 16:
+            raise ValueError("api.token: must be at least 16 characters")
+        return self
+
+    @property
+    def host_port(self) -> tuple[str, int]:
+        host, _, port = self.listen.rpartition(":")
+        return host or "127.0.0.1", int(port)
+
+    def read_token(self) -> str | None:
+        """The bearer token; ValueError naming the key if the file is unusable."""
+        if self.token is not None:
+            return self.token.get_secret_value()
+        if self.token_file is None:
+            return None
+        try:
+            lines = self.token_file.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as e:
+            raise ValueError(f"api.token_file: cannot read {self.token_file}: "
+                             f"{getattr(e, 'strerror', None) or e}") from None
+        tok = lines[0].strip() if lines else ""
+        if len(tok) < 16:
+            raise ValueError(f"api.token_file: {self.token_file}: the token (first line) "
+                             "must be at least 16 characters")
+        return tok
+
+
 class Config(Strict):
     interval: Annotated[Duration, Field(ge=1e-5, le=3600)] = 0.1
     scheme: str = "abm"
@@ -124,6 +176,7 @@ class Config(Strict):
     backend: Any  # validated against the backend type's own model, see _validate_backend
     ports: list[str] | None = None  # managed ports; None = all
     metrics: MetricsConfig = MetricsConfig()
+    api: ApiConfig = ApiConfig()
     view: bool = False
     log_level: Literal["debug", "info", "warning", "error"] = "info"
 
@@ -230,7 +283,8 @@ def parse_config(text: str, source: str = "<config>", base_dir: Path | None = No
     errors: list[str] = []
     backend_raw = raw.get("backend")
     try:
-        cfg = Config.model_validate({**raw, "backend": backend_raw or {}})
+        cfg = Config.model_validate({**raw, "backend": backend_raw or {}},
+                                    context={"base_dir": base_dir or Path.cwd()})
     except ValidationError as e:
         errors += _errors(e)
         cfg = None

@@ -1,4 +1,9 @@
-"""The control loop: absolute deadlines, overrun counting, restore on exit."""
+"""The control loop: absolute deadlines, overrun counting, restore on exit.
+
+Configuration changes (HTTP API, SIGHUP) are handed over with
+:meth:`Daemon.request_config` and take effect between two cycles: the
+Controller is rebuilt from the new settings while the backend stays.
+"""
 
 from __future__ import annotations
 
@@ -32,6 +37,13 @@ class LoopStats:
     read_errors: int = 0
     restored: bool = False
     restore_seconds: float = 0.0
+    reconfigs: int = 0
+
+
+@dataclass
+class _Pending:
+    cfg: Config
+    applied: threading.Event
 
 
 class Daemon:
@@ -46,13 +58,23 @@ class Daemon:
         self.interval = cfg.interval
         self.metrics = metrics
         self.on_cycle = on_cycle
+        self.on_hangup: Callable[[], None] | None = None  # SIGHUP, run in its own thread
         self.stats = LoopStats()
         self.snapshot: QueueSnapshot | None = None
+        self.failsafe = False
+        self.failsafe_reason = ""
+        self.started = time.monotonic()
+        self.last_cycle: float | None = None  # time.monotonic() of the last completed cycle
         self._stop = threading.Event()
+        self._pending: _Pending | None = None
+        self._last_sample: Any = None
         self.signum: int | None = None
         self._drops = np.zeros(self.topo.n)
+        self._drop_pkts = np.zeros(self.topo.n)
+        self._tx = np.zeros(self.topo.n)
         if metrics is not None:
-            metrics.interval.set(self.interval)
+            metrics.bind(self.topo.switch)
+            metrics.set_interval(self.interval)
 
     # -- control -------------------------------------------------------------------
     def request_stop(self, signum: int | None = None) -> None:
@@ -64,8 +86,44 @@ class Daemon:
     def stopping(self) -> bool:
         return self._stop.is_set()
 
+    def request_config(self, cfg: Config) -> threading.Event:
+        """Use ``cfg`` from the next interval on (interval, scheme, priorities and
+        alphas, quantizer, estimator; the backend stays). ``cfg`` must be valid
+        (``parse_config`` and ``check_scheme``). The returned event is set once
+        it is in effect; a later request replaces one not yet applied."""
+        p = _Pending(cfg, threading.Event())
+        self._pending = p  # atomic reference swap, read by the loop thread
+        return p.applied
+
+    def _apply_pending(self) -> None:
+        p, self._pending = self._pending, None
+        if p is None:
+            return
+        try:
+            ctrl = Controller.from_config(p.cfg, self.topo)
+        except (ValueError, TypeError) as e:  # validated before; keep running regardless
+            log.error("configuration not applied: %s", e)
+            return
+        if self._last_sample is not None:
+            ctrl.estimator.update(self._last_sample)  # counter deltas continue across
+        self.controller, self.cfg, self.interval = ctrl, p.cfg, p.cfg.interval
+        self.stats.reconfigs += 1
+        if self.metrics:
+            self.metrics.set_interval(self.interval)
+        log.info("configuration applied: scheme %s, interval %g ms, alphas %s",
+                 ctrl.scheme_name, self.interval * 1e3,
+                 ", ".join(f"{p.name}={p.alpha:g}" for p in p.cfg.priorities))
+        p.applied.set()
+
+    def set_failsafe(self, active: bool, reason: str = "") -> None:
+        """Record (and export) whether the switch is held in its fail-safe state."""
+        self.failsafe, self.failsafe_reason = active, reason if active else ""
+        if self.metrics:
+            self.metrics.set_failsafe(active)
+
     def cycle(self) -> None:
         """One interval: read, compute, write, publish."""
+        self._apply_pending()
         m = self.metrics
         t0 = time.perf_counter()
         try:
@@ -75,10 +133,13 @@ class Daemon:
                 raise
             self.stats.read_errors += 1
             if m:
-                m.backend_errors.labels("sample").inc()
+                m.count_backend_error("sample")
             log.warning("telemetry read failed: %s", e)
             return
         t1 = time.perf_counter()
+        self._last_sample = sample
+        if m:
+            m.mark_sample()
         changes = self.controller.step(sample)
         t2 = time.perf_counter()
         if len(changes):
@@ -86,12 +147,11 @@ class Daemon:
                 self.backend.apply(changes)
                 self.stats.writes += len(changes)
                 if m:
-                    m.writes.inc(len(changes))
+                    m.count_writes(len(changes))
             except BackendError as e:
                 self.stats.write_errors += 1
                 if m:
-                    m.write_errors.inc()
-                    m.backend_errors.labels("apply").inc()
+                    m.count_write_error()
                 if not e.transient:
                     raise
                 log.warning("alpha write failed: %s", e)
@@ -99,12 +159,8 @@ class Daemon:
         self.stats.intervals += 1
         self._publish(sample)
         if m:
-            m.loop_duration.labels("read").observe(t1 - t0)
-            m.loop_duration.labels("compute").observe(t2 - t1)
-            m.loop_duration.labels("write").observe(t3 - t2)
-            m.loop_duration.labels("total").observe(t3 - t0)
-            m.intervals.inc()
-            m.telemetry_age.set(time.perf_counter() - t1)
+            m.observe_cycle(t1 - t0, t2 - t1, t3 - t2)
+        self.last_cycle = time.monotonic()
         if self.on_cycle is not None:
             self.on_cycle(self)
 
@@ -113,6 +169,8 @@ class Daemon:
         est = d.est if d else None
         if est is not None:
             self._drops += est.drop_delta
+            self._drop_pkts += est.drop_pkt_delta
+            self._tx += est.tx_delta
             threshold = est.threshold
         else:
             free = self.topo.buffer_bytes - (sample.pool_watermark or 0.0)
@@ -126,6 +184,10 @@ class Daemon:
             gamma=est.gamma if est is not None else None,
             n_p=est.n_p if est is not None else None,
             drops_total=self._drops.copy(),
+            drop_packets_total=self._drop_pkts.copy(),
+            tx_total=self._tx.copy(),
+            scheme=self.controller.scheme_name,
+            interval=self.interval,
         )
         if self.metrics is not None:
             self.metrics.publish(self.snapshot)
@@ -163,19 +225,21 @@ class Daemon:
             if now > deadline:
                 self.stats.overruns += 1
                 if self.metrics:
-                    self.metrics.overruns.inc()
+                    self.metrics.count_overrun()
                 deadline += math.ceil((now - deadline) / self.interval) * self.interval
             if self._stop.wait(deadline - now):
                 break
 
     def _run_manual(self, duration: float | None) -> None:
         advance = self.backend.advance  # type: ignore[attr-defined]
-        n = None if duration is None else max(1, round(duration / self.interval))
-        i = 0
-        while not self._stop.is_set() and (n is None or i < n):
+        elapsed = 0.0  # model seconds; the interval may change on the way
+        while not self._stop.is_set():
+            self._apply_pending()
+            if duration is not None and elapsed > 0 and elapsed >= duration - self.interval / 2:
+                break
             advance(self.interval)
+            elapsed += self.interval
             self.cycle()
-            i += 1
 
     def _restore(self) -> bool:
         t0 = time.monotonic()
@@ -195,6 +259,12 @@ class Daemon:
         old = {}
         for sig in (signal.SIGINT, signal.SIGTERM):
             old[sig] = signal.signal(sig, lambda s, _f: self.request_stop(s))
+        if self.on_hangup is not None:
+            hup = self.on_hangup  # reads files: not in the handler, not in the loop thread
+            old[signal.SIGHUP] = signal.signal(
+                signal.SIGHUP,
+                lambda _s, _f: threading.Thread(target=hup, name="alphad-sighup",
+                                                daemon=True).start())
         return old
 
     @staticmethod
