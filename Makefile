@@ -9,6 +9,7 @@ SHIM_BUILD := $(BUILD)/sai-shim
 export ALPHAD_SAI_LIB_DIR := $(CURDIR)/$(SHIM_BUILD)
 
 .PHONY: all setup venv shim run test test-c test-py bench-loop lint clean
+.PHONY: ns3 test-ns3 bench-fidelity
 
 all: setup
 
@@ -28,12 +29,12 @@ shim:
 run: setup
 	$(VENV)/bin/alphad run -c configs/alphad.yaml
 
-test: setup test-c test-py
+test: setup test-c test-ns3 test-py
 
 test-c: shim
 	ctest --test-dir $(SHIM_BUILD) --output-on-failure
 
-test-py: venv shim
+test-py: venv shim ns3
 	$(VENV)/bin/pytest -q daemon/tests
 
 bench-loop: setup
@@ -41,6 +42,29 @@ bench-loop: setup
 
 lint: venv
 	$(VENV)/bin/ruff check daemon bench
+
+# --- ns-3 harness: ns-3 from the PyPI wheel's C++ SDK (no ns-3 source tree) ---
+NS3_VERSION := 3.44.post0
+NS3_BUILD := $(BUILD)/ns3-harness
+export ALPHAD_NS3_BIN := $(CURDIR)/$(NS3_BUILD)/alphad-ns3-sim
+
+$(VENV)/.ns3-$(NS3_VERSION): $(VENV)/.installed ns3-harness/python/pyproject.toml
+	$(PY) -m pip install --quiet --no-deps ns3==$(NS3_VERSION)
+	$(PY) -m pip install --quiet --no-deps -e ns3-harness/python
+	touch $@
+
+ns3: $(VENV)/.ns3-$(NS3_VERSION)
+	cmake -S ns3-harness -B $(NS3_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	  -DNS3_PREFIX="$$($(PY) ns3-harness/scripts/ns3_prefix.py)" >/dev/null
+	cmake --build $(NS3_BUILD)
+
+test-ns3: ns3
+	ctest --test-dir $(NS3_BUILD) --output-on-failure
+	$(VENV)/bin/pytest -q ns3-harness/test
+
+bench-fidelity: ns3
+	$(VENV)/bin/pip install --quiet -e 'daemon[sim]'
+	$(PY) bench/fidelity/run.py $(FIDELITY_ARGS)
 
 clean:
 	rm -rf $(BUILD)

@@ -1,0 +1,111 @@
+"""Run the ns-3 program once: an exact scheme, or alphad co-simulated through ``sim``."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from alphad_ns3.scenario import RunSpec, alphad_config
+
+__all__ = ["RunError", "RunResult", "default_program", "run"]
+
+
+class RunError(RuntimeError):
+    """The program failed; the message carries the end of its stderr."""
+
+
+@dataclass(frozen=True)
+class RunResult:
+    spec: RunSpec
+    out: Path
+    summary: dict[str, Any]
+    wall_seconds: float
+
+
+def default_program() -> Path:
+    """``$ALPHAD_NS3_BIN``, else ``build/ns3-harness/alphad-ns3-sim`` of this checkout."""
+    env = os.environ.get("ALPHAD_NS3_BIN")
+    if env:
+        return Path(env)
+    here = Path(__file__).resolve()
+    return here.parents[3] / "build" / "ns3-harness" / "alphad-ns3-sim"
+
+
+def _tail(path: Path, n: int = 20) -> str:
+    try:
+        lines = path.read_text(errors="replace").splitlines()
+    except OSError:
+        return ""
+    return "\n".join(lines[-n:])
+
+
+def run(spec: RunSpec, out: str | Path, program: str | Path | None = None,
+        timeout: float | None = None) -> RunResult:
+    """Run ``spec`` with its outputs in ``out`` (created; previous files replaced)."""
+    prog = Path(program) if program else default_program()
+    if not (prog.is_file() and os.access(prog, os.X_OK)):
+        raise RunError(f"{prog}: the ns-3 program is not built (run `make ns3`)")
+    out = Path(out)
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    argv = spec.argv(prog, out)
+    (out / "spec.json").write_text(json.dumps(spec.model_dump(mode="json"), indent=1))
+    (out / "argv.txt").write_text(" ".join(argv) + "\n")
+    errlog = out / "stderr.log"
+    t0 = time.perf_counter()
+    with errlog.open("wb") as err:
+        if spec.scheme == "alphad":
+            extra = _cosim(spec, argv, err, timeout)
+        else:
+            try:
+                cp = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=err, stderr=err,
+                                    timeout=timeout, check=False)
+            except subprocess.TimeoutExpired:
+                raise RunError(f"{out}: no result within {timeout} s") from None
+            if cp.returncode != 0:
+                err.flush()
+                raise RunError(f"{out}: exit status {cp.returncode}\n{_tail(errlog)}")
+            extra = {}
+    wall = time.perf_counter() - t0
+    summary = json.loads((out / "summary.json").read_text())
+    summary.update(extra)
+    summary["wall_seconds"] = wall
+    (out / "summary.json").write_text(json.dumps(summary, indent=1))
+    return RunResult(spec, out, summary, wall)
+
+
+def _cosim(spec: RunSpec, argv: list[str], err: Any, timeout: float | None) -> dict[str, Any]:
+    """Co-simulate: one unmodified alphad Controller per simulated switch."""
+    from alphad.backends.base import FatalBackendError
+    from alphad.backends.sim import CosimSession, cosimulate
+    from alphad.controller import Controller
+
+    cfg = alphad_config(spec.alphad or {})
+    try:
+        session = CosimSession(argv, stderr=err)
+        controllers = {name: Controller.from_config(cfg, topo)
+                       for name, topo in session.topologies.items()}
+        stats = cosimulate(session, controllers)
+    except FatalBackendError as e:
+        err.flush()
+        raise RunError(f"co-simulation failed: {e}\n{_tail(Path(err.name))}") from None
+    return {
+        "cosim": {
+            "intervals": stats.intervals,
+            "writes": stats.writes,
+            "controller_seconds": stats.controller_seconds,
+            "sim_wait_seconds": stats.sim_wait_seconds,
+            "wall_seconds": stats.wall_seconds,
+            "sim_seconds": stats.sim_seconds,
+            "interval_s": cfg.interval,
+            "scheme": cfg.scheme,
+            "quantize": cfg.quantize.mode,
+        }
+    }
