@@ -9,6 +9,7 @@ SHIM_BUILD := $(BUILD)/sai-shim
 export ALPHAD_SAI_LIB_DIR := $(CURDIR)/$(SHIM_BUILD)
 
 .PHONY: all setup venv shim run test test-c test-py bench-loop lint clean
+.PHONY: vswitch run-sonic lint-docker bench-sonic
 .PHONY: ns3 test-ns3 bench-fidelity
 
 all: setup
@@ -29,7 +30,7 @@ shim:
 run: setup
 	$(VENV)/bin/alphad run -c configs/alphad.yaml
 
-test: setup test-c test-ns3 test-py
+test: setup lint-docker test-c test-ns3 test-py
 
 test-c: shim
 	ctest --test-dir $(SHIM_BUILD) --output-on-failure
@@ -65,6 +66,24 @@ test-ns3: ns3
 bench-fidelity: ns3
 	$(VENV)/bin/pip install --quiet -e 'daemon[sim]'
 	$(PY) bench/fidelity/run.py $(FIDELITY_ARGS)
+
+# --- SONiC: the virtual SONiC switch (no containers), container lint, benchmark ---
+VSWITCH_DIR := $(BUILD)/vswitch
+
+vswitch: setup
+	$(VENV)/bin/alphad-vswitch --config-db configs/sonic/config_db.json \
+	  --traffic configs/sonic/traffic.scn --spawn-redis $(VSWITCH_DIR) \
+	  --database-config $(VSWITCH_DIR)/sonic-db/database_config.json
+
+run-sonic: setup
+	$(VENV)/bin/alphad run -c configs/sonic/alphad-local.yaml
+
+lint-docker: venv
+	$(VENV)/bin/hadolint Dockerfile
+	docker-compose -f docker-compose.yml config -q
+
+bench-sonic: setup
+	$(PY) bench/sonic/run.py $(BENCH_SONIC_ARGS)
 
 clean:
 	rm -rf $(BUILD)

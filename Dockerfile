@@ -1,0 +1,43 @@
+# alphad for SONiC: the control-plane daemon as a SONiC Application Extension,
+# plus the virtual SONiC switch (alphad-vswitch) for the docker-compose demo.
+#
+#   docker build -t alphad:latest .
+#   sonic-package-manager install --from-tarball alphad.tar   (on the switch)
+
+# -- build: libalphad-sai and libsai-vasic, and the Python packages in a venv ----------
+FROM debian:12-slim AS build
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends \
+      cmake ninja-build gcc g++ make pkg-config python3 python3-venv python3-dev \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY sai-shim/ sai-shim/
+RUN cmake -S sai-shim -B build/sai-shim -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DALPHAD_BUILD_TESTS=OFF \
+ && cmake --build build/sai-shim \
+ && mkdir -p /out/lib \
+ && cp -P build/sai-shim/libalphad-sai.so* build/sai-shim/libsai-vasic.so* /out/lib/
+COPY daemon/ daemon/
+COPY vswitch/ vswitch/
+RUN python3 -m venv /opt/alphad \
+ && /opt/alphad/bin/pip install --no-cache-dir ./daemon ./vswitch
+
+# -- runtime ------------------------------------------------------------------------------
+FROM debian:12-slim
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 \
+ && rm -rf /var/lib/apt/lists/*
+COPY --from=build /opt/alphad /opt/alphad
+COPY --from=build /out/lib/ /usr/lib/alphad/
+COPY configs/sonic/ /etc/alphad/
+ENV PATH=/opt/alphad/bin:$PATH \
+    ALPHAD_SAI_LIB_DIR=/usr/lib/alphad \
+    PYTHONUNBUFFERED=1
+VOLUME ["/var/lib/alphad"]
+EXPOSE 9464
+# SONiC Application Extension manifest (sonic-application-extension HLD, "Manifest").
+LABEL com.azure.sonic.manifest='{"version": "1.0.0", "package": {"version": "0.1.0", "name": "alphad", "description": "Adaptive buffer management (ABM, FB) on Dynamic-Threshold switches: per-queue dynamic_th from telemetry", "depends": ["database", "swss"]}, "service": {"name": "alphad", "requires": ["database", "swss"], "after": ["swss", "syncd"], "before": [], "dependent-of": [], "host-service": true, "asic-service": false, "delayed": true}, "container": {"privileged": false, "volumes": ["/var/lib/alphad:/var/lib/alphad:rw"], "mounts": [{"source": "/var/run/redis", "target": "/var/run/redis", "type": "bind"}]}}' \
+      org.opencontainers.image.title="alphad" \
+      org.opencontainers.image.description="alphad control-plane daemon and virtual SONiC switch"
+STOPSIGNAL SIGTERM
+CMD ["alphad", "run", "-c", "/etc/alphad/alphad-sonic.yaml", "--no-view"]

@@ -1,0 +1,58 @@
+"""The container packaging: the SONiC Application Extension manifest in the Dockerfile
+label, and the compose file's wiring of the services to SONiC's Redis socket."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def manifest() -> dict:  # type: ignore[type-arg]
+    text = (ROOT / "Dockerfile").read_text()
+    m = re.search(r"com\.azure\.sonic\.manifest='([^']*)'", text)
+    assert m, "no com.azure.sonic.manifest label"
+    return json.loads(m.group(1))  # type: ignore[no-any-return]
+
+
+def test_manifest_names_service_dependencies_and_redis_mount() -> None:
+    m = manifest()
+    assert m["version"] == "1.0.0"
+    assert m["package"]["name"] == "alphad" and re.match(r"^\d+\.\d+\.\d+$",
+                                                          m["package"]["version"])
+    s = m["service"]
+    assert s["name"] == "alphad"
+    assert {"database", "swss"} <= set(s["requires"]) and "swss" in s["after"]
+    mounts = {(x["source"], x["target"]) for x in m["container"]["mounts"]}
+    assert ("/var/run/redis", "/var/run/redis") in mounts
+    assert "/var/lib/alphad:/var/lib/alphad:rw" in m["container"]["volumes"]
+    assert m["container"]["privileged"] is False
+
+
+def test_dockerfile_is_multi_stage_and_runs_the_sonic_config() -> None:
+    text = (ROOT / "Dockerfile").read_text()
+    froms = re.findall(r"^FROM (\S+)(?: AS (\S+))?", text, re.M)
+    assert len(froms) == 2 and froms[0][1] == "build"
+    assert "COPY --from=build" in text
+    cmd = re.search(r"^CMD (\[.*\])$", text, re.M)
+    assert cmd and json.loads(cmd.group(1))[-3:] == ["-c", "/etc/alphad/alphad-sonic.yaml",
+                                                    "--no-view"]
+    assert (ROOT / "configs" / "sonic" / "alphad-sonic.yaml").exists()
+
+
+def test_compose_services_share_the_redis_socket() -> None:
+    c = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    svc = c["services"]
+    assert set(svc) >= {"redis", "vswitch", "alphad", "prometheus", "grafana"}
+    for name in ("redis", "vswitch", "alphad"):
+        assert "redis-run:/var/run/redis" in svc[name]["volumes"], name
+    assert svc["vswitch"]["image"] == svc["alphad"]["image"] == "alphad:latest"
+    assert "./dashboards/prometheus.yml:/etc/prometheus/prometheus.yml:ro" in \
+        svc["prometheus"]["volumes"]
+    assert any(v.startswith("./dashboards/provisioning:") for v in svc["grafana"]["volumes"])
+    sock = svc["redis"]["command"][svc["redis"]["command"].index("--unixsocket") + 1]
+    assert sock == "/var/run/redis/redis.sock"
