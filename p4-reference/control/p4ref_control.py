@@ -92,7 +92,7 @@ class Deployment:
     max_frame_bytes: int = 9216
     unsched_tag: tuple[int, int] = (0x04, 0x04)
     """(value, mask) over the IPv4 diffserv byte marking first-RTT packets."""
-    recirc_port: int = 68
+    recirc_port: int = 69
     pktgen_port: int = 68
     pktgen_app_id: int = 1
     sync_period_ns: int = 10_000
@@ -115,14 +115,16 @@ class Plan:
     """Everything the control plane installs."""
 
     entries: list[TableEntry]
-    registers: dict[str, dict[int, int]]
+    registers: dict[str, dict[int, dict[str, int]]]
+    """register -> index -> field values (bfrt data field names)."""
     pktgen: dict[str, int]
     queues: list[dict[str, Any]] = field(default_factory=list)
     """One record per managed queue: port, queue, qidx, priority, nidx (for reports)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"entries": [e.to_json() for e in self.entries],
-                "registers": {k: {str(i): v for i, v in r.items()} for k, r in self.registers.items()},
+                "registers": {k: {str(i): v for i, v in r.items()}
+                              for k, r in self.registers.items()},
                 "pktgen": self.pktgen, "queues": self.queues}
 
 
@@ -277,6 +279,11 @@ def parse_deployment(doc: Any) -> Deployment:
     unknown = sorted(set(sync) - {"period_ns", "pktgen_port", "app_id"})
     if unknown:
         raise ConfigError(f"sync: unknown field(s) {', '.join(unknown)}")
+    rp, gp = doc.get("recirc_port", 69), sync.get("pktgen_port", 68)
+    if isinstance(rp, int) and isinstance(gp, int) and (rp & 0x7F) == (gp & 0x7F):
+        raise ConfigError("recirc_port: its pipe-local number must differ from "
+                          "sync.pktgen_port's (the parser recognises generated SYNC "
+                          "packets by that number)")
     return Deployment(
         scheme=scheme, ports=tuple(ports), pool_bytes=pool, cell_bytes=cell,
         queues_per_port=qpp, alpha_unsched=alpha_unsched, congestion_fraction=cong,
@@ -285,7 +292,7 @@ def parse_deployment(doc: Any) -> Deployment:
                                   0, 256),
         max_frame_bytes=_int(doc.get("max_frame_bytes", 9216), "max_frame_bytes", 64, 16383),
         unsched_tag=(tag_v, tag_m),
-        recirc_port=_int(doc.get("recirc_port", 68), "recirc_port", 0, 511),
+        recirc_port=_int(doc.get("recirc_port", 69), "recirc_port", 0, 511),
         pktgen_port=_int(sync.get("pktgen_port", 68), "sync.pktgen_port", 0, 511),
         pktgen_app_id=_int(sync.get("app_id", 1), "sync.app_id", 0, 15),
         sync_period_ns=_int(sync.get("period_ns", 10_000), "sync.period_ns", 100, 10**9),
@@ -411,7 +418,7 @@ def build_plan(prios: list[Priority], dep: Deployment) -> Plan:
     n_idx = len(dep.ports) * dep.queues_per_port
     return Plan(
         entries=e,
-        registers={"Ingress.remaining": {0: dep.pool_units}},
+        registers={"Ingress.occupancy": {0: {"occ": 0, "pool": dep.pool_units}}},
         pktgen={"app_id": dep.pktgen_app_id, "pktgen_port": dep.pktgen_port,
                 "timer_nanosec": dep.sync_period_ns, "packets_per_batch": n_idx},
         queues=queues,

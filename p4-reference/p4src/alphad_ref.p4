@@ -6,8 +6,8 @@
  *
  * Ingress admits a data packet iff qlen + size <= T and size <= B - Q. Queue lengths live
  * only in egress (FB 5.1 C1); SYNC packets from the packet generator copy each queue's
- * depth and state (active, congested) from egress to ingress and keep remaining buffer,
- * n_p and per-port active counts up to date incrementally (FB 5.1 C2). On Tofino 2 a ghost
+ * depth and state (active, congested) from egress to ingress and keep the pool occupancy
+ * (sum of the copies), n_p and per-port active counts up to date incrementally (FB 5.1 C2). On Tofino 2 a ghost
  * thread also writes each queue's instantaneous depth into ingress.
  *
  * Every register array is accessed at most once per packet. Table contents come from
@@ -78,7 +78,7 @@ control Ingress(inout headers_t hdr, inout ig_metadata_t ig_md,
     /* ---- registers: ingress copies of the buffer state ---- */
     Register<bit<32>, bit<16>>(MAX_QUEUES, 0) qlen_ig;     /* depth per queue (SYNC) */
     Register<bit<8>, bit<16>>(MAX_QUEUES, 0) qstate;       /* state bits per queue (SYNC) */
-    Register<bit<32>, bit<1>>(1, 0) remaining;             /* B - Q; control plane sets B */
+    Register<occupancy_t, bit<1>>(1) occupancy;            /* Q and B; control plane sets B */
     Register<bit<16>, bit<8>>(MAX_NIDX, 0) np_reg;         /* n_p per priority / group */
     Register<bit<16>, bit<8>>(MAX_PORTS, 0) active_reg;    /* active queues per port */
 
@@ -91,11 +91,17 @@ control Ingress(inout headers_t hdr, inout ig_metadata_t ig_md,
     RegisterAction<bit<8>, bit<16>, bit<8>>(qstate) qstate_swap = {    /* read-modify-write */
         void apply(inout bit<8> value, out bit<8> rv) { rv = value; value = hdr.sync.state; }
     };
-    RegisterAction<bit<32>, bit<1>, bit<32>>(remaining) rem_read = {
-        void apply(inout bit<32> value, out bit<32> rv) { rv = value; }
+    RegisterAction<occupancy_t, bit<1>, bit<32>>(occupancy) rem_read = {  /* B |-| Q */
+        void apply(inout occupancy_t value, out bit<32> rv) {
+            if (value.occ < value.pool) {
+                rv = value.pool - value.occ;
+            } else {
+                rv = 0;
+            }
+        }
     };
-    RegisterAction<bit<32>, bit<1>, bit<32>>(remaining) rem_sub = {    /* read-modify-write */
-        void apply(inout bit<32> value) { value = value - ig_md.delta; }
+    RegisterAction<occupancy_t, bit<1>, bit<32>>(occupancy) occ_add = {  /* read-modify-write */
+        void apply(inout occupancy_t value) { value.occ = value.occ + ig_md.delta; }
     };
     RegisterAction<bit<16>, bit<8>, bit<16>>(np_reg) np_read = {
         void apply(inout bit<16> value, out bit<16> rv) { rv = value; }
@@ -286,7 +292,7 @@ control Ingress(inout headers_t hdr, inout ig_metadata_t ig_md,
                 ig_md.old_state = qstate_swap.execute(hdr.sync.qidx);
                 ig_md.delta = hdr.sync.depth - ig_md.old_depth;
                 state_delta.apply();
-                rem_sub.execute(0);                               /* remaining -= delta */
+                occ_add.execute(0);                               /* Q += delta */
                 np_add.execute(ig_md.nidx);                       /* n_p += d_cong */
                 act_add.execute(ig_md.pidx);                      /* active += d_act */
             }

@@ -106,6 +106,12 @@ struct ig_metadata_t {
     bit<16> d_cong;
 }
 
+/* Shared-pool register: sum of the ingress copies of the queue depths, and B. */
+struct occupancy_t {
+    bit<32> occ;
+    bit<32> pool;
+}
+
 struct eg_metadata_t {
     bit<32> depth;
     bit<32> gap;          /* thr_cong |-| depth: zero when the queue is congested */

@@ -18,6 +18,7 @@ also runs inside the switch's bfrt-python shell.
 from __future__ import annotations
 
 import decimal
+import functools
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -115,6 +116,7 @@ class LogRow:
     """Leading-one position of the covered keys (-1 for the zero key)."""
 
 
+@functools.lru_cache(maxsize=32)
 def log_rows(
     width: int,
     mantissa_bits: int,
@@ -123,7 +125,7 @@ def log_rows(
     zero_out: int = 0,
     max_key: int | None = None,
     frac_bits: int = LOG_FRAC_BITS,
-) -> list[LogRow]:
+) -> tuple[LogRow, ...]:
     """Ternary rows computing log2(x) of a ``width``-bit unsigned key.
 
     A row matches the leading one of ``x`` at position k and the ``mantissa_bits`` bits
@@ -159,7 +161,7 @@ def log_rows(
                 break
             hi = lo + (1 << shift) - 1
             rows.append(LogRow(lo, mask, sign * _log2_mid_fixed(lo, hi, frac_bits), k))
-    return rows
+    return tuple(rows)
 
 
 def exp_row(s: int, cong_frac: Fraction, frac_bits: int = LOG_FRAC_BITS) -> tuple[int, int]:
@@ -175,11 +177,12 @@ def exp_row(s: int, cong_frac: Fraction, frac_bits: int = LOG_FRAC_BITS) -> tupl
     return thr, min(max(cong, 1), SATURATED)
 
 
+@functools.lru_cache(maxsize=8)
 def exp_rows(
     cong_frac: Fraction, frac_bits: int = LOG_FRAC_BITS
-) -> list[tuple[int, int, int]]:
+) -> tuple[tuple[int, int, int], ...]:
     """All exp-table rows ``(s, T, T_cong)`` for ``0 <= s < 32 * 2**F``."""
     if not 0 <= cong_frac <= 1:
         raise ValueError(f"congestion fraction {cong_frac} outside [0, 1]")
     limit = VALUE_WIDTH << frac_bits
-    return [(s, *exp_row(s, cong_frac, frac_bits)) for s in range(limit)]
+    return tuple((s, *exp_row(s, cong_frac, frac_bits)) for s in range(limit))

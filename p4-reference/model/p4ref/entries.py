@@ -138,7 +138,7 @@ class TableEntry:
                    None if prio is None else int(str(prio)), bool(data.get("default", False)))
 
 
-def _log_entries(table: str, action: str, key: str, rows: list[arith.LogRow],
+def _log_entries(table: str, action: str, key: str, rows: tuple[arith.LogRow, ...],
                  width: int) -> list[TableEntry]:
     # Rows are disjoint, so the priority only orders them for readability: wider
     # leading-one positions first.

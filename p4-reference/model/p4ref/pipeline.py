@@ -8,11 +8,11 @@ packet may execute at most one RegisterAction per register array.
 
 Paths (see README "Pipeline"):
 
-* data packet, ingress: classify -> map_queue -> alpha_tbl, register reads (qlen, remaining,
+* data packet, ingress: classify -> map_queue -> alpha_tbl, register reads (qlen, B - Q,
   n_p, active) -> log tables -> two adds -> exp table -> compare -> admit/drop;
 * data packet, egress: record the queue depth and its state bits (active, congested);
 * SYNC packet (packet generator, Tofino 1 and 2): egress read of depth/state of one queue,
-  recirculation, ingress update of the ingress copy and of remaining / n_p / active;
+  recirculation, ingress update of the ingress copy and of Q / n_p / active;
 * ghost thread (Tofino 2 only): writes the instantaneous queue depth into ingress.
 """
 
@@ -117,17 +117,26 @@ class Pipeline:
         # ingress
         self.qlen_ig = Register("qlen_ig", max_queues, 32)
         self.qstate = Register("qstate", max_queues, 8)
-        self.remaining = Register("remaining", 1, 32, init=pool_units)
+        self.occupancy = Register("occupancy", 1, 32)           # .occ = Q (sum of copies)
+        self.pool_units = pool_units                            # .pool = B
         self.np_reg = Register("np_reg", max_nidx, 16)
         self.active_reg = Register("active_reg", max_ports, 16)
         self.qlen_gh = Register("qlen_gh", max_queues, 32)
         # egress
         self.qlen_eg = Register("qlen_eg", max_queues, 32)
         self.state_eg = Register("state_eg", max_queues, 8)
-        self.registers = [self.qlen_ig, self.qstate, self.remaining, self.np_reg,
+        self.registers = [self.qlen_ig, self.qstate, self.occupancy, self.np_reg,
                           self.active_reg, self.qlen_gh, self.qlen_eg, self.state_eg]
         self.admitted = np.zeros(max_queues, dtype=np.int64)
         self.dropped = np.zeros(max_queues, dtype=np.int64)
+
+    def fork(self) -> Pipeline:
+        """A pipeline with the same installed tables and fresh (initial) registers."""
+        new = Pipeline((), pool_units=self.pool_units, ghost=self.ghost,
+                       max_queues=len(self.qlen_ig.data), max_nidx=len(self.np_reg.data),
+                       max_ports=len(self.active_reg.data))
+        new.tables = self.tables
+        return new
 
     def _end_packet(self) -> None:
         for r in self.registers:
@@ -189,7 +198,8 @@ class Pipeline:
             l_alpha = self.tables[T.ALPHA].apply(aidx=q["aidx"], unsched=unsched)[2]["l"]
             qlen = self.qlen_gh.read(qidx) if self.ghost else self.qlen_ig.read(qidx)
             need = (qlen + units) & M32
-            rem = self.remaining.read(0)
+            occ = self.occupancy.read(0)
+            rem = self.pool_units - occ if occ < self.pool_units else 0   # B |-| Q in the SALU
             np_ = self.np_reg.read(q["nidx"])
             act = self.active_reg.read(q["pidx"])
             nofit = sat_sub(units, rem)               # pool cannot hold the packet
@@ -229,7 +239,7 @@ class Pipeline:
             old_state = self.qstate.swap(qidx, state)
             delta = (depth - old) & M32
             d_act, d_cong = state_transition(old_state, state)
-            self.remaining.add(0, -delta)             # remaining -= delta (mod 2^32)
+            self.occupancy.add(0, delta)              # Q += delta (mod 2^32)
             self.np_reg.add(p["nidx"], d_cong)
             self.active_reg.add(p["pidx"], d_act)
             return True
@@ -244,8 +254,12 @@ class Pipeline:
             self._end_packet()
 
     # -- inspection -----------------------------------------------------------------
+    def occupancy_units(self) -> int:
+        return int(self.occupancy.data[0])
+
     def remaining_units(self) -> int:
-        return int(self.remaining.data[0])
+        occ = self.occupancy_units()
+        return self.pool_units - occ if occ < self.pool_units else 0
 
     def n_p(self, nidx: int) -> int:
         return int(self.np_reg.data[nidx])

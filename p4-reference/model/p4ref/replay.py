@@ -204,7 +204,7 @@ def _switch(tr: Trace, cell_bytes: int, sync_ns: int, mantissa_bits: int
             "thr_recorded": c["threshold_bytes"], "gamma_ok": np.isclose(c["gamma"], gamma_rr)}
 
 
-def replay(tr: Trace, *, cell_bytes: int = 1, sync_ns: int = 10_000,
+def replay(tr: Trace, *, cell_bytes: int = 1, sync_ns: int = 1000,
            mantissa_bits: int = 6) -> ReplayReport:
     """Replay every switch of ``tr`` and report decision agreement."""
     if sync_ns <= 0:

@@ -44,10 +44,10 @@ class SynthConfig:
     bulk_load: tuple[float, float] = (0.4, 1.6)
     """Offered bulk load per port, drawn uniformly from this range (x line rate)."""
     flow_mean_bytes: int = 200_000
-    unsched_bytes: int = 15_000
+    unsched_bytes: int = 6_000
     incasts_per_ms: float = 2.0
-    fanin: int = 16
-    incast_bytes_per_sender: int = 8_000
+    fanin: int = 32
+    incast_bytes_per_sender: int = 12_000
     seed: int = 1
 
     def priority_of(self, queue: int) -> int:
@@ -63,6 +63,8 @@ class SynthResult:
     offered: np.ndarray = field(default_factory=lambda: np.zeros(0))
     dropped: np.ndarray = field(default_factory=lambda: np.zeros(0))
     """Per priority, packets."""
+    tm_dropped: int = 0
+    """Packets the P4 admitted but the full pool refused (traffic-manager tail drop)."""
     meta: dict[str, str] = field(default_factory=dict)
 
 
@@ -173,7 +175,9 @@ def simulate(cfg: SynthConfig, p4: Pipeline | None = None, *, cell_bytes: int = 
             cong = 0
         else:
             adm = p4.ingress(port, queue, unsched, size)
-            ok, cong = adm.admit, adm.thr_cong
+            # the traffic manager itself never holds more than the pool
+            ok, cong = adm.admit and occ + size <= cfg.pool_bytes, adm.thr_cong
+            res.tm_dropped += int(adm.admit and not ok)
         if not ok:
             res.dropped[pr] += 1
             continue
