@@ -407,11 +407,17 @@ TEST(Shim, RealtimeClockTracksWallTimeAndCallsAreSafe) {
     stop = true;
     other.join();
     const double model = static_cast<double>(m1 - m0);
-    EXPECT_GT(model, 0.5 * wall) << "model " << model << " ns in " << wall << " ns of wall time";
+    auto t = v.totals();
+    // never ahead of the wall clock; when it cannot keep up (e.g. under
+    // valgrind) it runs flat out and reports the lag: model + lag = wall
     EXPECT_LT(model, 1.05 * wall + 2e6);
+    EXPECT_GT(model + static_cast<double>(t.lag_ns), 0.9 * wall)
+        << "model " << model << " ns + lag " << t.lag_ns << " ns in " << wall << " ns of wall time";
+    if (t.max_lag_ns < 20000000)  // kept up: the model advanced with the wall clock
+        EXPECT_GT(model, 0.8 * wall);
+    EXPECT_GT(model, 0.0);
     EXPECT_GT(other_calls.load(), 100);
     EXPECT_EQ(other_failures.load(), 0);
-    auto t = v.totals();
     EXPECT_GT(t.greedy_delivered_bytes, 0u);
     EXPECT_GT(t.incast_bursts, 10u);
     ASSERT_EQ(alphad_sai_restore(s.h), ALPHAD_OK) << s.error();

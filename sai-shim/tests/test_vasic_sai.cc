@@ -380,3 +380,30 @@ TEST_F(VasicSai, FaultInjectionCountsDown) {
 }
 
 }  // namespace
+
+namespace {
+
+// Only the public ABI is exported (hidden visibility for everything else).
+TEST(Exports, OnlyThePublicSymbols) {
+    void *v = dlopen(ALPHAD_TEST_VASIC, RTLD_NOW | RTLD_LOCAL);
+    ASSERT_NE(v, nullptr);
+    for (const char *s : {"sai_api_initialize", "sai_api_query", "sai_api_uninitialize", "sai_log_set",
+                          "sai_object_type_query", "sai_switch_id_query", "vasic_advance", "vasic_now_ns",
+                          "vasic_last_error", "vasic_totals", "vasic_inject_fault", "vasic_profile_count"})
+        EXPECT_NE(dlsym(v, s), nullptr) << s;
+    for (const char *s : {"vm_create", "vm_run_until", "vm_offer", "vscn_parse_text", "vscn_defaults"})
+        EXPECT_EQ(dlsym(v, s), nullptr) << s;
+    dlclose(v);
+    void *shim = dlopen(ALPHAD_TEST_SHIM, RTLD_NOW | RTLD_LOCAL);
+    ASSERT_NE(shim, nullptr);
+    for (const char *s : {"alphad_sai_abi_version", "alphad_strerror", "alphad_sai_open", "alphad_sai_close",
+                          "alphad_sai_last_error", "alphad_sai_counts", "alphad_sai_queues", "alphad_sai_read_stats",
+                          "alphad_sai_set_log2_alpha", "alphad_sai_set_log2_alpha_bulk", "alphad_sai_get_log2_alpha",
+                          "alphad_sai_restore", "alphad_sai_advance"})
+        EXPECT_NE(dlsym(shim, s), nullptr) << s;
+    for (const char *s : {"discover", "sai_status_name", "svc_get_value", "sai_api_query"})
+        EXPECT_EQ(dlsym(shim, s), nullptr) << s;
+    dlclose(shim);
+}
+
+}  // namespace

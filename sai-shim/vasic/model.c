@@ -107,7 +107,7 @@ void vm_queue_set_profile(struct vm *m, uint32_t qi, uint32_t slot)
 static int ring_grow(struct vm_queue *q)
 {
     uint32_t ncap = q->cap ? q->cap * 2 : 16;
-    uint32_t *r;
+    uint64_t *r;
     if (ncap == 0)
         return -1;
     r = malloc((size_t)ncap * sizeof(*r));
@@ -143,10 +143,18 @@ static void vm_offer(struct vm *m, uint32_t qi, uint32_t size, int kind)
     } else if (q->len + size > p->static_th) {
         goto drop;
     }
-    if (q->count == q->cap && ring_grow(q))
-        goto drop;
-    q->ring[(q->head + q->count) & (q->cap - 1)] = ((uint32_t)kind << 30) | size;
-    q->count++;
+    {
+        const uint32_t key = ((uint32_t)kind << 30) | size;
+        uint64_t *tail = q->count ? &q->ring[(q->head + q->count - 1) & (q->cap - 1)] : NULL;
+        if (tail && (uint32_t)*tail == key && (*tail >> 32) < UINT32_MAX) {
+            *tail += 1ull << 32; /* one more packet in the last run */
+        } else {
+            if (q->count == q->cap && ring_grow(q))
+                goto drop;
+            q->ring[(q->head + q->count) & (q->cap - 1)] = (1ull << 32) | key;
+            q->count++;
+        }
+    }
     q->len += size;
     if (q->len > q->wm)
         q->wm = q->len;
@@ -155,7 +163,7 @@ static void vm_offer(struct vm *m, uint32_t qi, uint32_t size, int kind)
     m->pool_occ += size;
     if (m->pool_occ > m->pool_wm)
         m->pool_wm = m->pool_occ;
-    if (q->count == 1) {
+    if (q->len == size) { /* was empty */
         struct vm_port *pt = &m->ports[q->port];
         if (pt->mask == 0) {
             m->busy[q->port >> 6] |= 1ull << (q->port & 63);
@@ -188,14 +196,19 @@ static void vm_port_tx(struct vm *m, uint32_t pi)
     while (pt->mask) {
         uint32_t qx = vm_pick(m, pt);
         struct vm_queue *q = &base[qx];
-        uint32_t pkt = q->ring[q->head];
+        uint64_t run = q->ring[q->head];
+        uint32_t pkt = (uint32_t)run;
         uint32_t size = pkt & PKT_SIZE_MASK;
         uint64_t cost = (uint64_t)size * VM_UNITS_PER_BYTE;
         if (pt->credit < cost)
             return; /* carry the credit to the next step */
         pt->credit -= cost;
-        q->head = (q->head + 1) & (q->cap - 1);
-        q->count--;
+        if ((run >> 32) > 1) {
+            q->ring[q->head] = run - (1ull << 32);
+        } else {
+            q->head = (q->head + 1) & (q->cap - 1);
+            q->count--;
+        }
         q->len -= size;
         q->tx_bytes += size;
         q->tx_packets++;

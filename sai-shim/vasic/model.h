@@ -39,8 +39,9 @@ struct vm_profile {
 };
 
 struct vm_queue {
-    uint32_t *ring;        /**< packets: size in bits 0..29, source kind in 30..31 */
-    uint32_t cap, head, count;
+    uint64_t *ring;        /**< runs of equal packets: bits 0..29 size, 30..31 source
+                                kind, 32..63 number of packets in the run */
+    uint32_t cap, head, count; /**< ring capacity (power of 2), first run, runs */
     uint32_t port, index;
     uint32_t profile;      /**< slot in vm.profiles */
     uint64_t len;          /**< occupancy in bytes */

@@ -63,8 +63,9 @@ VASIC_API int vasic_advance(uint64_t ns);
 /** Current model time in nanoseconds (0 without a switch). */
 VASIC_API uint64_t vasic_now_ns(void);
 
-/** Detail of the last failure (e.g. "scenario:<file>:<line>: ..."), "" if none.
- *  Process-wide; valid until the next failing call. */
+/** Detail of the last failure (e.g. "scenario:<file>:<line>: ..."); reset to ""
+ *  at the start of every SAI object call, so after a failed call it describes
+ *  that call. Process-wide; the text may change when another thread calls in. */
 VASIC_API const char *vasic_last_error(void);
 
 /** Copy the traffic totals into @p out. */
