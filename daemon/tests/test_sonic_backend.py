@@ -450,3 +450,20 @@ def test_redis_restart_without_persistence(switch: Switch, cfg: SonicConfig,
     assert switch.config_db.hget("BUFFER_PROFILE|alphad_Ethernet0_0", "dynamic_th") == "-2"
     be.restore()
     assert switch.dump() == before
+
+
+@pytest.mark.parametrize("reader", ["lua", "pipeline"])
+def test_non_numeric_counter_reads_as_zero_with_a_warning(switch: Switch, cfg: SonicConfig,
+                                                          reader: str,
+                                                          caplog: pytest.LogCaptureFixture) -> None:
+    be = SonicBackend(cfg.model_copy(update={"reader": reader}))
+    q0, q1 = be.disc.queues[0], be.disc.queues[1]
+    switch.counters_db.hset(f"COUNTERS:{q0.oid}", mapping={
+        "SAI_QUEUE_STAT_BYTES": "n/a", "SAI_QUEUE_STAT_PACKETS": 7})
+    switch.counters_db.hset(f"COUNTERS:{q1.oid}", mapping={
+        "SAI_QUEUE_STAT_BYTES": 2**64 - 1, "SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES": 42})
+    with caplog.at_level(logging.WARNING, logger="alphad.sonic"):
+        s = be.sample()
+    assert s.tx_bytes[0] == 0 and s.tx_packets[0] == 7
+    assert s.tx_bytes[1] == np.uint64(2**64 - 1) and s.watermark[1] == 42.0
+    assert "1 counter values in COUNTERS_DB are not numbers" in caplog.text

@@ -209,6 +209,9 @@ class SonicBackend:
             self._warn_once("wm", "%d queues have no SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES in "
                             "COUNTERS_DB (QUEUE_WATERMARK group not polled yet?)",
                             c.missing_watermarks)
+        if c.non_numeric:
+            self._warn_once("nan", "%d counter values in COUNTERS_DB are not numbers; read as 0",
+                            c.non_numeric)
         if c.missing_counters:
             self._warn_once("ctr", "%d queue counter fields missing in COUNTERS_DB (QUEUE group "
                             "not polled yet?)", c.missing_counters)

@@ -14,13 +14,20 @@ pipeline of HMGET for comparison (``bench/sonic``).
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 import redis
 from redis.exceptions import NoScriptError
 
-__all__ = ["QUEUE_FIELDS", "CounterReader", "Counters"]
+__all__ = [
+    "QUEUE_FIELDS",
+    "CounterReader",
+    "Counters",
+    "NonNumericCounter",
+    "parse_values",
+]
 
 QUEUE_FIELDS = (
     "SAI_QUEUE_STAT_BYTES",
@@ -31,35 +38,37 @@ QUEUE_FIELDS = (
 )
 POOL_FIELD = "SAI_BUFFER_POOL_STAT_WATERMARK_BYTES"
 
-# KEYS: queue hashes, then optionally the pool hash. ARGV[1]: number of queue keys,
-# ARGV[2..]: queue fields. Returns {values joined by ' ' (missing -> 0),
-# missing counters (first four fields), missing watermarks, pool watermark or false}.
+# KEYS: queue hashes, then optionally the pool hash. ARGV[1]: number of queue keys.
+# Returns {values joined by ' ' in QUEUE_FIELDS order (missing -> 0), missing counter
+# fields, missing watermarks, pool watermark or false}. The fields are spelled out so
+# that each queue costs one HMGET and no table unpacking.
 _READ_LUA = """
+local call = redis.call
 local n = tonumber(ARGV[1])
-local nf = #ARGV - 1
-local fields = {}
-for j = 1, nf do fields[j] = ARGV[j + 1] end
 local out = {}
 local miss_c, miss_w = 0, 0
-local k = 0
 for i = 1, n do
-  local v = redis.call('HMGET', KEYS[i], unpack(fields))
-  for j = 1, nf do
-    k = k + 1
-    local x = v[j]
-    if not x then
-      x = '0'
-      if j == nf then miss_w = miss_w + 1 else miss_c = miss_c + 1 end
-    end
-    out[k] = x
+  local v = call('HMGET', KEYS[i], 'F1', 'F2', 'F3', 'F4', 'F5')
+  local a, b, c, d, w = v[1], v[2], v[3], v[4], v[5]
+  if not (a and b and c and d) then
+    miss_c = miss_c + (a and 0 or 1) + (b and 0 or 1) + (c and 0 or 1) + (d and 0 or 1)
+    a, b, c, d = a or '0', b or '0', c or '0', d or '0'
   end
+  if not w then
+    miss_w = miss_w + 1
+    w = '0'
+  end
+  out[i] = a .. ' ' .. b .. ' ' .. c .. ' ' .. d .. ' ' .. w
 end
 local pool = false
 if #KEYS > n then
-  pool = redis.call('HGET', KEYS[n + 1], ARGV_POOL)
+  pool = call('HGET', KEYS[n + 1], 'POOL')
 end
 return {table.concat(out, ' '), miss_c, miss_w, pool}
-""".replace("ARGV_POOL", repr(POOL_FIELD))
+"""
+for _i, _f in enumerate(QUEUE_FIELDS, 1):
+    _READ_LUA = _READ_LUA.replace(f"'F{_i}'", repr(_f))
+_READ_LUA = _READ_LUA.replace("'POOL'", repr(POOL_FIELD))
 
 
 @dataclass
@@ -68,6 +77,7 @@ class Counters:
     missing_counters: int  # queue counter fields absent (QUEUE group not published yet)
     missing_watermarks: int  # watermark fields absent (QUEUE_WATERMARK disabled?)
     pool_watermark: float | None
+    non_numeric: int = 0  # values that were not numbers (read as 0)
 
 
 class CounterReader:
@@ -83,7 +93,7 @@ class CounterReader:
         self.keys = [f"COUNTERS{sep}{oid}" for oid in queue_oids]
         self.pool_key = f"COUNTERS{sep}{pool_oid}" if pool_oid else None
         self._all_keys = self.keys + ([self.pool_key] if self.pool_key else [])
-        self._args = [str(self.n), *QUEUE_FIELDS]
+        self._args = [str(self.n)]
         self._sha: str | None = None
 
     def load_script(self) -> None:
@@ -101,12 +111,9 @@ class CounterReader:
             self.load_script()
             res = self.r.evalsha(self._sha, len(self._all_keys), *self._all_keys, *self._args)
         text, miss_c, miss_w, pool = res
-        if self.n:
-            vals = np.array(text.split(" "), dtype=np.uint64)
-        else:
-            vals = np.zeros(0, dtype=np.uint64)
+        vals, bad = _parse(text, self.n * len(QUEUE_FIELDS))
         return Counters(vals.reshape(self.n, len(QUEUE_FIELDS)), int(miss_c), int(miss_w),
-                        _pool(pool))
+                        _pool(pool), bad)
 
     def _read_pipeline(self) -> Counters:
         pipe = self.r.pipeline(transaction=False)
@@ -119,9 +126,50 @@ class CounterReader:
         flat = [x for row in rows for x in row]
         miss_w = sum(1 for row in rows if row[-1] is None)
         miss_c = sum(1 for x in flat if x is None) - miss_w
-        vals = np.array([x if x is not None else "0" for x in flat], dtype=np.uint64)
+        vals, bad = _parse(" ".join(x if x is not None else "0" for x in flat),
+                           self.n * len(QUEUE_FIELDS))
         pool = res[self.n] if self.pool_key else None
-        return Counters(vals.reshape(self.n, len(QUEUE_FIELDS)), miss_c, miss_w, _pool(pool))
+        return Counters(vals.reshape(self.n, len(QUEUE_FIELDS)), miss_c, miss_w, _pool(pool),
+                        bad)
+
+
+def parse_values(text: str, count: int) -> np.ndarray:
+    """Space-separated unsigned integers -> uint64 [count]. A value that is not a
+    number (a corrupt counter) reads as 0; NonNumericCounter says how many."""
+    if count == 0:
+        return np.zeros(0, dtype=np.uint64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        try:
+            vals = np.fromstring(text, dtype=np.uint64, sep=" ")
+        except ValueError:
+            vals = np.zeros(0, dtype=np.uint64)
+    if len(vals) == count:
+        return vals
+    out = np.zeros(count, dtype=np.uint64)
+    bad = 0
+    for i, tok in enumerate(text.split(" ")[:count]):
+        if tok.isdigit() and int(tok) < 2**64:
+            out[i] = int(tok)
+        else:
+            bad += 1
+    raise NonNumericCounter(out, bad)
+
+
+def _parse(text: str, count: int) -> tuple[np.ndarray, int]:
+    try:
+        return parse_values(text, count), 0
+    except NonNumericCounter as e:
+        return e.values, e.bad
+
+
+class NonNumericCounter(ValueError):
+    """Some counter values are not numbers; ``values`` holds the rest (bad ones as 0)."""
+
+    def __init__(self, values: np.ndarray, bad: int) -> None:
+        super().__init__(f"{bad} counter values in COUNTERS_DB are not numbers (read as 0)")
+        self.values = values
+        self.bad = bad
 
 
 def _pool(v: object) -> float | None:
