@@ -27,7 +27,6 @@ from pathlib import Path
 
 import numpy as np
 import redis
-
 from alphad.backends.sonic import SonicBackend, SonicConfig
 from alphad.model import Changes
 from alphad_vswitch.configdb import write_config_db
