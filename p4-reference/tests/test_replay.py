@@ -97,3 +97,13 @@ def test_closed_loop_tracks_the_exact_scheme_and_keeps_registers_consistent() ->
     assert pipe.occupancy_units() == depth.sum()
     assert sum(pipe.n_p(i) for i in range(2)) == int(((state & ST_CONGESTED) > 0).sum())
     assert sum(pipe.active(i) for i in range(cfg.ports)) == int(((state & ST_ACTIVE) > 0).sum())
+
+
+def test_abm_core_trace_with_integer_priorities_and_groups() -> None:
+    """The ns-3 harness labels priorities by class index and may name FB groups."""
+    res = synth.simulate(replace(_cfg("abm"), alpha_unsched=None, duration_ns=500_000))
+    rows = [r[:4] + (str(int(r[4] == "query")),) + r[5:] for r in res.rows]
+    meta = dict(res.meta, scheme="abm-core", alpha_unsched="64", groups="0,1")
+    rep = replay(read_trace("core.csv", write_trace(rows, meta)))
+    assert rep.rate("exact vs recorded") == 1.0
+    assert rep.rate("model vs exact(gamma=1/active)") >= 0.99

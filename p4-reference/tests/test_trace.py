@@ -47,7 +47,7 @@ def _text(**repl: str) -> str:
     (_text(admitted="2"), "line 3: column admitted: '2' out of range"),
     (_text(pool_occupancy_bytes="400000"), "pool_occupancy_bytes exceeds pool_bytes"),
     (_text(switch=""), "line 3: column switch: empty"),
-    ("# scheme=pie\n" + ",".join(COLUMNS) + "\n", "scheme='pie': expected one of"),
+    ("# scheme=pie\n" + ",".join(COLUMNS) + "\n", "scheme=.pie.: the P4 reference implements"),
     ("# admit_rule=maybe\n" + ",".join(COLUMNS) + "\n", "admit_rule='maybe'"),
     ("# alpha_unsched=-1\n" + ",".join(COLUMNS) + "\n", "alpha_unsched='-1'"),
     ("# just a note\n" + ",".join(COLUMNS) + "\n", "line 1: comment lines before the header"),
@@ -69,3 +69,12 @@ def test_select_keeps_meta() -> None:
     tr = read_trace("t.csv", write_trace([ROW, ROW], META))
     sub = tr.select(np.array([True, False]))
     assert len(sub) == 1 and sub.meta == tr.meta
+
+
+def test_groups_and_abm_core_meta() -> None:
+    meta = {"scheme": "abm-core", "alpha_unsched": "64", "groups": "0,0,1"}
+    tr = read_trace("t.csv", write_trace([ROW], meta))
+    assert tr.alpha_unsched is None                      # abm-core has no first-RTT alpha
+    assert [tr.group_of(p) for p in ("0", "1", "2")] == ["0", "0", "1"]
+    with pytest.raises(TraceError, match="groups='0,0,1' has no entry for priority 'query'"):
+        tr.group_of("query")

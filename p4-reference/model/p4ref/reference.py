@@ -6,7 +6,7 @@ holding ``Q``:
 * DT:  T = alpha_p * (B - Q)                                    (ABM Eq. 5, FB Eq. 1)
 * FB:  T = alpha_p * (1 / N_p) * gamma * (B - Q)                (FB Eq. 4), N_p over the group
 * ABM: T = alpha * (1 / n_p) * (B - Q) * mu / b                 (ABM Eq. 9), alpha = alpha_unsched
-  for first-RTT packets (ABM 3.3)
+  for first-RTT packets (ABM 3.3); abm-core: alpha = alpha_p always
 
 with n_p floored at 1. ``admit_rule`` "fit" admits iff ``q + size <= T`` and the pool has
 ``size`` free bytes (the ABM artifact's rule); "below" admits iff ``q < T`` and the pool has
@@ -20,7 +20,8 @@ import numpy.typing as npt
 
 __all__ = ["ADMIT_RULES", "SCHEMES", "admit", "threshold"]
 
-SCHEMES = ("abm", "fb", "dt")
+SCHEMES = ("abm", "abm-core", "fb", "dt")
+"""Schemes with a P4 counterpart; abm-core is ABM without the first-RTT alpha."""
 ADMIT_RULES = ("fit", "below")
 
 F64 = npt.NDArray[np.float64]

@@ -108,14 +108,14 @@ def _plan_for(tr: Trace, cell_bytes: int, mantissa_bits: int):  # type: ignore[n
         if owner.setdefault(int(q), str(p)) != str(p):
             raise TraceError(f"{tr.source}: queue {q} carries priorities {owner[int(q)]} and {p}")
         qs.add(int(q))
-    groups = dict(kv.split(":", 1) for kv in tr.meta.get("priority_groups", "").split(",") if kv)
-    doc = {"priorities": [{"name": n, "queues": sorted(qs), "alpha": a, "group": groups.get(n, n)}
+    doc = {"priorities": [{"name": n, "queues": sorted(qs), "alpha": a, "group": tr.group_of(n)}
                           for n, (a, qs) in sorted(prios.items())]}
     pools = np.unique(c["pool_bytes"])
     if len(pools) != 1:
         raise TraceError(f"{tr.source}: pool_bytes varies within switch {c['switch'][0]}")
     max_len = int(c["bytes"].max()) if len(c["bytes"]) else 64
-    dep = {"scheme": tr.scheme, "pool_bytes": int(pools[0]), "cell_bytes": cell_bytes,
+    dep = {"scheme": "abm" if tr.scheme == "abm-core" else tr.scheme,
+           "pool_bytes": int(pools[0]), "cell_bytes": cell_bytes,
            "queues_per_port": int(c["queue"].max()) + 1,
            "ports": [{"dev_port": int(p)} for p in np.unique(c["port"])],
            "log_mantissa_bits": mantissa_bits, "frame_overhead_bytes": 0,

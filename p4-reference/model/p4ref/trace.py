@@ -53,8 +53,22 @@ class Trace:
 
     @property
     def alpha_unsched(self) -> float | None:
+        """First-RTT alpha; None for schemes without it (abm-core, fb, dt)."""
         v = self.meta.get("alpha_unsched")
-        return None if v in (None, "", "none") else float(v)
+        if self.scheme != "abm" or v in (None, "", "none"):
+            return None
+        return float(v)
+
+    def group_of(self, priority: str) -> str:
+        """FB priority group of a priority label (``# groups=`` indexed by priority)."""
+        groups = [g.strip() for g in self.meta.get("groups", "").split(",") if g.strip()]
+        if not groups:
+            return priority
+        try:
+            return groups[int(priority)]
+        except (ValueError, IndexError):
+            raise TraceError(f"{self.source}: groups={self.meta['groups']!r} has no entry for "
+                             f"priority {priority!r}") from None
 
     def int_col(self, name: str) -> npt.NDArray[np.int64]:
         return self.cols[name].astype(np.int64)
@@ -73,7 +87,8 @@ def _parse_meta(line: str, where: str) -> tuple[str, str]:
 
 def _validate_meta(meta: dict[str, str], where: str) -> None:
     if meta.get("scheme", "abm") not in SCHEMES:
-        raise TraceError(f"{where}: scheme={meta['scheme']!r}: expected one of {', '.join(SCHEMES)}")
+        raise TraceError(f"{where}: scheme={meta['scheme']!r}: the P4 reference implements "
+                         f"{', '.join(SCHEMES)}")
     if meta.get("admit_rule", "fit") not in ADMIT_RULES:
         raise TraceError(f"{where}: admit_rule={meta['admit_rule']!r}: expected one of "
                          f"{', '.join(ADMIT_RULES)}")
