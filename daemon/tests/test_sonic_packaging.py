@@ -53,6 +53,12 @@ def test_compose_services_share_the_redis_socket() -> None:
     assert svc["vswitch"]["image"] == svc["alphad"]["image"] == "alphad:latest"
     assert "./dashboards/prometheus.yml:/etc/prometheus/prometheus.yml:ro" in \
         svc["prometheus"]["volumes"]
-    assert any(v.startswith("./dashboards/provisioning:") for v in svc["grafana"]["volumes"])
+    assert "./dashboards/provisioning:/etc/grafana/provisioning:ro" in svc["grafana"]["volumes"]
+    # every file the mounted configuration refers to is mounted too
+    prom = yaml.safe_load((ROOT / "dashboards" / "prometheus.yml").read_text())
+    for rule in prom.get("rule_files", []):
+        assert f"./dashboards/{rule}:/etc/prometheus/{rule}:ro" in svc["prometheus"]["volumes"]
+    assert any("alphad:9464" in t for job in prom["scrape_configs"]
+               for sc in job.get("static_configs", []) for t in sc["targets"])
     sock = svc["redis"]["command"][svc["redis"]["command"].index("--unixsocket") + 1]
     assert sock == "/var/run/redis/redis.sock"
