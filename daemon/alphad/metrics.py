@@ -16,7 +16,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, ProcessCollector
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    ProcessCollector,
+    disable_created_metrics,
+)
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
@@ -143,6 +150,7 @@ class Metrics:
     """
 
     def __init__(self, registry: CollectorRegistry | None = None) -> None:
+        disable_created_metrics()  # no *_created series: noise for dashboards and alerts
         self.registry = registry if registry is not None else CollectorRegistry()
         r = self.registry
         sw = ["switch"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import math
 import os
+import re
 import tempfile
 import threading
 from collections.abc import Mapping
@@ -122,6 +123,14 @@ def edit_yaml(text: str, updates: Mapping[str, Any]) -> str:
     return out
 
 
+def _by_name(msg: str, names: list[str]) -> str:
+    """'priorities[1].alpha: ...' -> 'alphas.query: ...' (the API's own field)."""
+    m = re.match(r"^priorities\[(\d+)\]\.alpha: ", msg)
+    if m and int(m.group(1)) < len(names):
+        return f"alphas.{names[int(m.group(1))]}: " + msg[m.end():]
+    return msg
+
+
 def write_atomic(path: Path, text: str) -> None:
     """Replace ``path`` by ``text`` so that a reader sees the old or the new file."""
     mode = path.stat().st_mode & 0o7777 if path.exists() else 0o644
@@ -206,7 +215,8 @@ class ConfigStore:
                 raise ConfigUpdateError([*errors, f"cannot edit the configuration: {e}"]) \
                     from None
             except ConfigUpdateError as e:
-                raise ConfigUpdateError([*errors, *e.errors]) from None
+                raise ConfigUpdateError([*errors, *(_by_name(m, names) for m in e.errors)]) \
+                    from None
             if errors:
                 raise ConfigUpdateError(errors)
             log.info("configuration change from the API: %s",
