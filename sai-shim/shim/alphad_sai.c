@@ -136,14 +136,17 @@ static int svc_get_next_value(sai_switch_profile_id_t id, const char **variable,
     int rc = -1;
     pthread_mutex_lock(&g_reg_mu);
     alphad_sai_t *h = id < MAX_HANDLES ? g_reg[id] : NULL;
-    if (h) {
-        if (!variable) {
-            h->kv_iter = 0; /* restart */
-            rc = 0;
-        } else if (h->kv_iter < h->n_kv) {
+    /* value == NULL resets (the sonic-sairedis convention) and returns 0;
+     * *variable == NULL restarts and returns the first pair (SAI's comment) */
+    if (h && !value) {
+        h->kv_iter = 0;
+        rc = 0;
+    } else if (h && variable) {
+        if (!*variable)
+            h->kv_iter = 0;
+        if (h->kv_iter < h->n_kv) {
             *variable = h->keys[h->kv_iter];
-            if (value)
-                *value = h->values[h->kv_iter];
+            *value = h->values[h->kv_iter];
             h->kv_iter++;
             rc = 0;
         }
@@ -615,6 +618,26 @@ ALPHAD_API alphad_status_t alphad_sai_open(const char *libsai_path, const alphad
             goto fail;
         }
         memcpy((char *)h + apis[i].off, &table, sizeof(table));
+    }
+    {
+        const char *missing = !h->sw_api->create_switch                      ? "create_switch"
+                              : !h->sw_api->get_switch_attribute             ? "get_switch_attribute"
+                              : !h->port_api->get_port_attribute             ? "get_port_attribute"
+                              : !h->queue_api->get_queue_attribute           ? "get_queue_attribute"
+                              : !h->queue_api->set_queue_attribute           ? "set_queue_attribute"
+                              : !h->queue_api->get_queue_stats_ext           ? "get_queue_stats_ext"
+                              : !h->buf_api->get_buffer_pool_attribute       ? "get_buffer_pool_attribute"
+                              : !h->buf_api->get_buffer_pool_stats_ext       ? "get_buffer_pool_stats_ext"
+                              : !h->buf_api->create_buffer_profile           ? "create_buffer_profile"
+                              : !h->buf_api->remove_buffer_profile           ? "remove_buffer_profile"
+                              : !h->buf_api->set_buffer_profile_attribute    ? "set_buffer_profile_attribute"
+                              : !h->buf_api->get_buffer_profile_attribute    ? "get_buffer_profile_attribute"
+                                                                             : NULL;
+        if (missing) {
+            set_error(h, "%s: the SAI method table lacks %s", libsai_path, missing);
+            rc = ALPHAD_E_SYMBOL;
+            goto fail;
+        }
     }
 
     sai_attribute_t attrs[2];

@@ -233,6 +233,21 @@ TEST(Shim, MalformedScenarioReachesTheCaller) {
     EXPECT_EQ(u.rc, ALPHAD_OK) << u.err;
 }
 
+TEST(Shim, ProfileIsServedAndMisspeltKeysAreCaught) {
+    // the vasic enumerates the profile (profile_get_next_value) and refuses unknown VASIC_ keys
+    Shim s(Profile{{"SAI_INIT_CONFIG_FILE", "/dev/null"}, {"VASIC_CLOCK", "manual"}, {"VASIC_SCENARO", "x.scn"}});
+    EXPECT_EQ(s.rc, ALPHAD_E_SAI);
+    EXPECT_TRUE(contains(s.err, "profile: unknown key 'VASIC_SCENARO'")) << s.err;
+    // keys of other libsais pass; values reach the libsai through profile_get_value
+    Shim t(Profile{{"SAI_INIT_CONFIG_FILE", "/dev/null"},
+                   {"VASIC_CLOCK", "manual"},
+                   {"VASIC_SCENARIO_TEXT", "switch ports=3 queues=5\n"}});
+    ASSERT_EQ(t.rc, ALPHAD_OK) << t.err;
+    EXPECT_EQ(t.n_ports, 3u);
+    EXPECT_EQ(t.n_queues, 15u);
+    EXPECT_EQ(alphad_sai_advance(t.h, 1000), ALPHAD_OK);  // manual clock taken from the profile
+}
+
 TEST(Shim, OneSwitchPerProcess) {
     Shim a(Shim::manual(kFourByTwo));
     ASSERT_EQ(a.rc, ALPHAD_OK) << a.err;

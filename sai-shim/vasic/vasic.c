@@ -299,6 +299,22 @@ static sai_status_t vs_create_switch(sai_object_id_t *switch_id, uint32_t attr_c
         text = g.services.profile_get_value(profile_id, "VASIC_SCENARIO_TEXT");
         clock = g.services.profile_get_value(profile_id, "VASIC_CLOCK");
     }
+    if (g.has_services && g.services.profile_get_next_value) {
+        /* a misspelt VASIC_ key is an error, not a silent default */
+        static const char *const known[] = {"VASIC_SCENARIO", "VASIC_SCENARIO_TEXT", "VASIC_CLOCK"};
+        const char *k = NULL, *v = NULL;
+        g.services.profile_get_next_value(profile_id, NULL, NULL); /* reset */
+        for (int n = 0; n < 100000 && g.services.profile_get_next_value(profile_id, &k, &v) == 0 && k; n++) {
+            int ok = strncmp(k, "VASIC_", 6) != 0;
+            for (size_t j = 0; j < sizeof(known) / sizeof(known[0]) && !ok; j++)
+                ok = strcmp(k, known[j]) == 0;
+            if (!ok) {
+                set_err("profile: unknown key '%s' (known: VASIC_SCENARIO, VASIC_SCENARIO_TEXT, VASIC_CLOCK)", k);
+                unlock();
+                return SAI_STATUS_INVALID_PARAMETER;
+            }
+        }
+    }
     int realtime = 1;
     if (clock && strcmp(clock, "manual") == 0) {
         realtime = 0;
