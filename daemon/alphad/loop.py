@@ -198,6 +198,10 @@ class Daemon:
         a manual clock). Always restores the switch. Returns the exit code."""
         handlers = self._install_signals()
         rc = 0
+        log.info("running: backend %s, %d queues (%d managed), scheme %s, interval %g ms",
+                 getattr(self.backend, "name", "?"), self.topo.n,
+                 int(self.controller.managed.sum()), self.controller.scheme_name,
+                 self.interval * 1e3)
         try:
             if getattr(self.backend, "manual", False):
                 self._run_manual(duration)

@@ -134,7 +134,12 @@ def test_sigterm_restores_within_a_second(tmp_path: Path) -> None:
     proc = subprocess.Popen([sys.executable, "-m", "alphad.cli", "run", "-c", str(p),
                              "--no-view", "--no-summary", "--log-level", "info"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(1.5)
+    assert proc.stderr is not None
+    deadline = time.monotonic() + 30
+    for line in proc.stderr:  # wait until the loop runs (signal handlers installed)
+        if "running: backend vasic" in line or time.monotonic() > deadline:
+            break
+    time.sleep(0.5)
     assert proc.poll() is None, proc.communicate()
     t0 = time.monotonic()
     proc.send_signal(signal.SIGTERM)
