@@ -71,6 +71,13 @@ def fill_counters(r: redis.Redis, n_ports: int, rng: np.random.Generator) -> Non
     pipe.execute()
 
 
+def server_cpu_s(server: RedisServer) -> float:
+    """CPU time (user + system) the redis-server process has used, in seconds."""
+    assert server.proc is not None
+    fields = Path(f"/proc/{server.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def pct(xs: list[float], p: float) -> float:
     s = sorted(xs)
     return s[min(len(s) - 1, int(p / 100 * len(s)))]
@@ -101,6 +108,7 @@ def bench_size(server: RedisServer, workdir: Path, n: int, cycles: int,
             read_ms: list[float] = []
             write_ms: list[float] = []
             total_ms: list[float] = []
+            cpu0, srv0 = time.process_time(), server_cpu_s(server)
             for c in range(cycles):
                 idx = np.sort(rng.choice(n, size=m, replace=False))
                 kk = np.full(m, (c % 7) - 3, dtype=np.int8)
@@ -112,8 +120,12 @@ def bench_size(server: RedisServer, workdir: Path, n: int, cycles: int,
                 read_ms.append((t1 - t0) * 1e3)
                 write_ms.append((t2 - t1) * 1e3)
                 total_ms.append((t2 - t0) * 1e3)
+            client_cpu = (time.process_time() - cpu0) / cycles * 1e3
+            server_cpu = (server_cpu_s(server) - srv0) / cycles * 1e3
             rows.append({
                 "queues": n, "reader": reader, "changed": m,
+                "cpu_ms_per_cycle": client_cpu + server_cpu,
+                "client_cpu_ms": client_cpu, "server_cpu_ms": server_cpu,
                 "read_ms_median": statistics.median(read_ms),
                 "write_ms_median": statistics.median(write_ms),
                 "cycle_ms_median": statistics.median(total_ms),
@@ -144,24 +156,29 @@ def main() -> int:
         finally:
             server.stop()
     hdr = f"{'queues':>6} {'reader':>8} {'changed':>7} {'read':>7} {'write':>7} " \
-          f"{'cycle':>7} {'p10':>7} {'p99':>7} {'clone-once':>10}   (ms; medians unless noted)"
+          f"{'cycle':>7} {'p10':>7} {'p99':>7} {'cpu':>7} {'clone-once':>10}   (ms)"
     print(hdr)
     for r in rows:
         print(f"{r['queues']:>6} {r['reader']:>8} {r['changed']:>7} "
               f"{r['read_ms_median']:>7.2f} {r['write_ms_median']:>7.2f} "
               f"{r['cycle_ms_median']:>7.2f} {r['cycle_ms_p10']:>7.2f} {r['cycle_ms_p99']:>7.2f} "
-              f"{r['first_apply_clone_ms']:>10.1f}")
-    worst = max(float(r["cycle_ms_median"]) for r in rows  # type: ignore[arg-type]
-                if r["queues"] == 512 and r["reader"] == "lua")
+              f"{r['cpu_ms_per_cycle']:>7.2f} {r['first_apply_clone_ms']:>10.1f}")
+    print("read/write/cycle: wall-clock medians; p10/p99 of the cycle; cpu: CPU time of alphad "
+          "and redis-server per cycle (the cost without other load on the machine)")
+    lua512 = [r for r in rows if r["queues"] == 512 and r["reader"] == "lua"]
+    worst = max(float(r["cycle_ms_median"]) for r in lua512)  # type: ignore[arg-type]
+    worst_cpu = max(float(r["cpu_ms_per_cycle"]) for r in lua512)  # type: ignore[arg-type]
     ok = worst <= TARGET_MS
     load = os.getloadavg()[0]
     print(f"load average (1 min) {load:.2f} on {os.cpu_count()} CPUs: other work on the "
           "machine inflates the medians; p10 shows the uncontended cost")
-    print(f"512 queues, Lua reader, worst median cycle: {worst:.2f} ms "
-          f"(target <= {TARGET_MS} ms): {'OK' if ok else 'MISSED'}")
+    print(f"512 queues, Lua reader, worst median cycle: {worst:.2f} ms wall, {worst_cpu:.2f} ms "
+          f"CPU (target <= {TARGET_MS} ms): {'OK' if ok else 'MISSED'}"
+          + ("" if ok or worst_cpu > TARGET_MS else " on wall time, met on CPU time"))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({
         "benchmark": "sonic-cycle", "target_ms_512": TARGET_MS, "met": ok,
+        "cpu_met": worst_cpu <= TARGET_MS,
         "machine": {"python": sys.version.split()[0], "platform": platform.platform(),
                     "cpus": os.cpu_count(), "loadavg_1min": load},
         "rows": rows}, indent=1) + "\n")

@@ -137,6 +137,8 @@ class SonicBackend:
         self.original_k = np.array([q.dynamic_th for q in d.queues], dtype=np.int8)
         self._k = self.original_k.copy()
         self._qkeys = [(q.port, q.queue) for q in d.queues]
+        self._clone_keys = [f"BUFFER_PROFILE{self.cfg_sep}{clone_name(q.port, q.queue)}"
+                            for q in d.queues]
         self.act = Actuator(d, self.cfg_sep)
         pool_oid = d.pool_oid if cfg.pool_watermark else None
         if cfg.pool_watermark and d.pool_oid is None:
@@ -243,11 +245,16 @@ class SonicBackend:
             bad = [self._qkeys[i] for i in idx.tolist() if not managed[i]]
             raise FatalBackendError(f"refusing to change unmanaged (lossless) queues {bad[:4]}",
                                     backend=self.name, op="apply")
-        queues = [(*self._qkeys[i], int(k)) for i, k in zip(idx.tolist(), ks.tolist(),
-                                                             strict=True)]
-        plan = self.act.plan(queues)
+        il, kl = idx.tolist(), ks.tolist()
+        cloned = self.act.cloned
         with self._guard("apply"):
-            self.act.execute(self.config_db, plan, self.journal, self.state_db)
+            if all(self._qkeys[i] in cloned for i in il):
+                # steady state: every queue has its clone; one script call sets dynamic_th
+                self.act.set_th(self.config_db, dict(zip([self._clone_keys[i] for i in il], kl,
+                                                         strict=True)))
+            else:
+                plan = self.act.plan([(*self._qkeys[i], k) for i, k in zip(il, kl, strict=True)])
+                self.act.execute(self.config_db, plan, self.journal, self.state_db)
         self._k[idx] = ks
 
     def restore(self) -> None:
