@@ -172,19 +172,19 @@ def switch() -> dict[str, Any]:
                  "tooltip": {"show": True, "yHistogram": False},
                  "legend": {"show": True}, "exemplars": {"color": "rgba(255,0,255,0.7)"}})
     panels = [
-        stat("Scheme", f'alphad_scheme_info{{switch="$switch"}}', legend="{{scheme}}",
+        stat("Scheme", 'alphad_scheme_info{switch="$switch"}', legend="{{scheme}}",
              w=4) | {"options": {"reduceOptions": {"calcs": ["lastNotNull"], "fields": "",
                                                    "values": False}, "textMode": "name",
                                  "colorMode": "none", "graphMode": "none"}},
-        stat("Interval", f'alphad_interval_seconds{{switch="$switch"}}', "s"),
-        stat("Pool peak / B", f'alphad_pool_watermark_bytes{{switch="$switch"}} / '
-             f'alphad_pool_size_bytes{{switch="$switch"}}', "percentunit",
+        stat("Interval", 'alphad_interval_seconds{switch="$switch"}', "s"),
+        stat("Pool peak / B", 'alphad_pool_watermark_bytes{switch="$switch"} / '
+             'alphad_pool_size_bytes{switch="$switch"}', "percentunit",
              thresholds=[(None, "green"), (0.8, "orange"), (0.95, "red")]),
         stat("Drop rate", f"sum(rate(alphad_queue_dropped_bytes_total{{{q}}}[{RATE}])) * 8",
              "bps"),
         stat("Alpha writes / s",
              f'rate(alphad_actuation_writes_total{{switch="$switch"}}[{RATE}])', "wps"),
-        stat("Fail-safe", f'alphad_failsafe_active{{switch="$switch"}}',
+        stat("Fail-safe", 'alphad_failsafe_active{switch="$switch"}',
              thresholds=[(None, "green"), (1, "red")]),
         heat,
         ts("Queue length (peak) per queue", 12, 9, [target(
@@ -203,12 +203,12 @@ def switch() -> dict[str, Any]:
             f"sum(rate(alphad_queue_dropped_bytes_total{{{q}}}[{RATE}])) * 8", "all queues",
             ref="B")], "bps"),
         ts("n_p: congested queues per priority", 12, 9, [target(
-            f'alphad_priority_congested_queues{{switch="$switch"}}', "{{priority}}")],
+            'alphad_priority_congested_queues{switch="$switch"}', "{{priority}}")],
             step=True, desc="ABM's n_p: queues of the priority at >= 0.9 of their threshold."),
         ts("Shared pool", 12, 8, [
-            target(f'alphad_pool_watermark_bytes{{switch="$switch"}}', "peak", "A"),
-            target(f'alphad_pool_occupancy_bytes{{switch="$switch"}}', "at read", "B"),
-            target(f'alphad_pool_size_bytes{{switch="$switch"}}', "B (size)", "C")], "bytes"),
+            target('alphad_pool_watermark_bytes{switch="$switch"}', "peak", "A"),
+            target('alphad_pool_occupancy_bytes{switch="$switch"}', "at read", "B"),
+            target('alphad_pool_size_bytes{switch="$switch"}', "B (size)", "C")], "bytes"),
         ts("gamma: normalized drain rate", 12, 8, [target(
             f"alphad_queue_gamma{{{q}}}", "{{port}}/{{queue}}")],
             desc="mu/b per queue (ABM Eq. 9), as alphad estimates it from tx counters."),

@@ -70,6 +70,16 @@ def _flow(value: Any) -> str:
     return text.removesuffix("...").strip()
 
 
+_PROPS = re.compile(r"(?:[&!][^\s]*\s+)+")  # an anchor and/or tag before a value
+
+
+def _span(text: str, node: yaml.Node) -> tuple[int, int]:
+    """Where the value of ``node`` is written, without its anchor or tag."""
+    start, end = node.start_mark.index, node.end_mark.index
+    m = _PROPS.match(text, start, end)
+    return (m.end() if m else start), end
+
+
 def _top(root: yaml.Node, key: str) -> tuple[yaml.Node, yaml.Node] | None:
     assert isinstance(root, yaml.MappingNode)
     for k, v in root.value:
@@ -94,8 +104,7 @@ def edit_yaml(text: str, updates: Mapping[str, Any]) -> str:
         if hit is None:
             append.append(f"{key}: {_flow(updates[key])}\n")
         else:
-            v = hit[1]
-            spans.append((v.start_mark.index, v.end_mark.index, _flow(updates[key])))
+            spans.append((*_span(text, hit[1]), _flow(updates[key])))
     alphas = updates.get("alphas") or {}
     if alphas:
         hit = _top(root, "priorities")
@@ -113,8 +122,13 @@ def edit_yaml(text: str, updates: Mapping[str, Any]) -> str:
                                      f"(known: {', '.join(entries) or 'none'})"
                                      for n in unknown])
         for name, value in alphas.items():
-            node = entries[name]
-            spans.append((node.start_mark.index, node.end_mark.index, _flow(value)))
+            spans.append((*_span(text, entries[name]), _flow(value)))
+    seen: set[tuple[int, int]] = set()
+    for start, end, _ in spans:
+        if (start, end) in seen:
+            raise ConfigUpdateError(["alphas: two priorities share one value through a YAML "
+                                     "alias; edit the file and send SIGHUP instead"])
+        seen.add((start, end))
     out = text
     for start, end, new in sorted(spans, reverse=True):
         out = out[:start] + new + out[end:]
@@ -160,10 +174,12 @@ class ConfigStore:
         self.path = path
         self.text = text if text is not None else path.read_text(encoding="utf-8")
         self._lock = threading.Lock()  # one change at a time
+        self._cfg = daemon.cfg  # what ``text`` says (the loop may not have applied it yet)
 
     @property
     def config(self) -> Config:
-        return self.daemon.cfg
+        """The latest accepted configuration."""
+        return self._cfg
 
     def _parse(self, text: str, source: str) -> Config:
         try:
@@ -174,6 +190,24 @@ class ConfigStore:
         if problem:
             raise ConfigUpdateError([problem])
         return cfg
+
+    def _check_took(self, cfg: Config, updates: Mapping[str, Any]) -> list[str]:
+        """The edited text says what was asked (YAML aliases or merge keys could hide it)."""
+        want = {k: v for k, v in updates.items() if v not in (None, {}) or k == "scheme_params"}
+        got = hot_view(cfg)
+        bad = []
+        if "interval" in want:
+            from alphad.config import parse_duration
+
+            if abs(parse_duration(want["interval"]) - got["interval"]) > 1e-12:
+                bad.append("interval")
+        for k in ("scheme", "scheme_params"):
+            if k in want and want[k] != got[k]:
+                bad.append(k)
+        alphas = {**hot_view(self._cfg)["alphas"], **(want.get("alphas") or {})}
+        bad += [f"alphas.{n}" for n, a in alphas.items() if got["alphas"].get(n) != a]
+        return [f"{k}: cannot be changed in place in this file (YAML alias or merge key); "
+                "edit the file and send SIGHUP instead" for k in bad]
 
     def _restart_needed(self, new: Config) -> tuple[str, ...]:
         old = self.daemon.cfg
@@ -202,7 +236,7 @@ class ConfigStore:
             if isinstance(v, float) and not math.isfinite(v):
                 errors.append("interval: must be a finite number")
                 updates.pop("interval")
-            names = [p.name for p in self.daemon.cfg.priorities]
+            names = [p.name for p in self._cfg.priorities]
             alphas = dict(updates.get("alphas") or {})
             for n in [n for n in alphas if n not in names]:
                 errors.append(f"alphas.{n}: no priority named {n!r} (known: {', '.join(names)})")
@@ -217,6 +251,7 @@ class ConfigStore:
             except ConfigUpdateError as e:
                 raise ConfigUpdateError([*errors, *(_by_name(m, names) for m in e.errors)]) \
                     from None
+            errors += self._check_took(cfg, updates)
             if errors:
                 raise ConfigUpdateError(errors)
             log.info("configuration change from the API: %s",
@@ -230,7 +265,7 @@ class ConfigStore:
                         [f"cannot write {self.path}: {e.strerror or e}"]) from None
                 persisted = True
                 log.info("configuration written to %s", self.path)
-            self.text = text
+            self.text, self._cfg = text, cfg
             applied = self._hand_over(cfg, wait)
             self._count("api", True)
             return Outcome(cfg, applied, persisted)
@@ -256,7 +291,7 @@ class ConfigStore:
             if restart:
                 log.warning("SIGHUP: changes to %s take effect only after a restart",
                             ", ".join(restart))
-            self.text = text
+            self.text, self._cfg = text, cfg
             self._hand_over(cfg, 0.0)
             self._count("sighup", True)
             log.info("SIGHUP: %s re-read; applying at the next interval", self.path)

@@ -11,16 +11,16 @@ from pathlib import Path
 import httpx
 import numpy as np
 import pytest
+from _obs_support import TOKEN, write_config
 from fastapi.testclient import TestClient
 
-from _obs_support import TOKEN, write_config
 from alphad.api import ApiServer, create_app
 from alphad.backends.sai import VasicBackend
 from alphad.config import load_config
 from alphad.history import History
 from alphad.loop import Daemon
 from alphad.metrics import Metrics
-from alphad.reconfig import ConfigStore
+from alphad.reconfig import ConfigStore, ConfigUpdateError, edit_yaml
 
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
@@ -258,3 +258,33 @@ def test_server_thread_binds_loopback_by_default(tmp_path: Path) -> None:
     finally:
         be.close()
 
+
+
+def test_edit_yaml_keeps_anchors_tags_and_comments() -> None:
+    text = ("interval: &iv 100ms   # flex counters poll at this rate\n"
+            "scheme: !!str abm\n"
+            "priorities:\n"
+            "  - {name: a, queues: [0], alpha: 0.5}   # flow style\n"
+            "backend: {type: x, poll_interval: *iv}\n")
+    out = edit_yaml(text, {"interval": "200ms", "scheme": "fb", "alphas": {"a": 0.25}})
+    assert out == ("interval: &iv 200ms   # flex counters poll at this rate\n"
+                   "scheme: !!str fb\n"
+                   "priorities:\n"
+                   "  - {name: a, queues: [0], alpha: 0.25}   # flow style\n"
+                   "backend: {type: x, poll_interval: *iv}\n")
+    shared = "priorities:\n  - {name: a, alpha: &x 0.5}\n  - {name: b, alpha: *x}\n"
+    with pytest.raises(ConfigUpdateError, match="YAML alias"):
+        edit_yaml(shared, {"alphas": {"a": 1.0, "b": 2.0}})
+    with pytest.raises(ConfigUpdateError, match="no priority named 'c'"):
+        edit_yaml(shared, {"alphas": {"c": 1.0}})
+
+
+def test_put_refuses_a_change_hidden_by_an_alias(rig: Rig) -> None:
+    text = rig.path.read_text().replace("alpha: 0.5         # alpha_p of bulk", "alpha: &a 0.5")
+    rig.path.write_text(text.replace("alpha: 0.5         # alpha_p of query", "alpha: *a"))
+    rig.store.text = rig.path.read_text()
+    r = rig.client.put("/v1/config", json={"alphas": {"query": 2}}, headers=AUTH)
+    assert r.status_code == 422
+    assert r.json()["errors"] == ["alphas.bulk: cannot be changed in place in this file "
+                                  "(YAML alias or merge key); edit the file and send SIGHUP "
+                                  "instead"]

@@ -11,7 +11,6 @@ import time
 from pathlib import Path
 
 import httpx
-
 from _obs_support import TOKEN, free_port, start_alphad, stop_alphad, wait_http, write_config
 
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -97,7 +96,7 @@ def test_sighup_rereads_the_file_and_keeps_running_on_a_bad_one(tmp_path: Path) 
         assert 'alphad_config_reloads_total{result="rejected",source="sighup",switch="switch"} ' \
                "1.0" in m
     finally:
-        out, err = stop_alphad(proc)
+        _, err = stop_alphad(proc)
     assert proc.returncode == 128 + signal.SIGTERM, err
     assert "SIGHUP: invalid configuration" in err and "priorities[1].alpha" in err
     assert "restored=yes" in err

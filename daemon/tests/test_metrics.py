@@ -10,10 +10,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from _obs_support import write_config
 from prometheus_client import generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
-from _obs_support import write_config
 from alphad.backends.sai import VasicBackend
 from alphad.config import load_config
 from alphad.loop import Daemon
