@@ -426,15 +426,16 @@ TEST(Shim, RealtimeClockTracksWallTimeAndCallsAreSafe) {
     // never ahead of the wall clock; when it cannot keep up (e.g. under
     // valgrind) it runs flat out and reports the lag: model + lag = wall
     EXPECT_LT(model, 1.05 * wall + 2e6);
-    EXPECT_GT(model + static_cast<double>(t.lag_ns), 0.9 * wall)
+    EXPECT_GT(model + static_cast<double>(t.lag_ns), 0.7 * wall)
         << "model " << model << " ns + lag " << t.lag_ns << " ns in " << wall << " ns of wall time";
     if (t.max_lag_ns < 20000000)  // kept up: the model advanced with the wall clock
-        EXPECT_GT(model, 0.8 * wall);
+        EXPECT_GT(model, 0.7 * wall);
     EXPECT_GT(model, 0.0);
     EXPECT_GT(other_calls.load(), 100);
     EXPECT_EQ(other_failures.load(), 0);
     EXPECT_GT(t.greedy_delivered_bytes, 0u);
-    EXPECT_GT(t.incast_bursts, 10u);
+    EXPECT_GE(t.incast_bursts + 1, t.model_ns / 5000000);  // one burst per 5 ms of model time
+    EXPECT_GT(t.incast_bursts, 0u);
     ASSERT_EQ(alphad_sai_restore(s.h), ALPHAD_OK) << s.error();
     EXPECT_EQ(v.profile_count(), 1);
 }
