@@ -27,9 +27,9 @@ if _MODEL not in sys.path:
 
 from p4ref import arith  # noqa: E402
 from p4ref.entries import (  # noqa: E402
-    T,
     Exact,
     Lpm,
+    T,
     TableEntry,
     Ternary,
     exp_entries,
@@ -232,7 +232,7 @@ def parse_deployment(doc: Any) -> Deployment:
     if len(raw_ports) * qpp > MAX_QUEUES or len(raw_ports) > MAX_PORTS:
         raise ConfigError(f"ports: {len(raw_ports)} ports x {qpp} queues exceed the "
                           f"{MAX_QUEUES} per-queue registers")
-    ports = []
+    ports: list[Port] = []
     for i, raw in enumerate(raw_ports):
         where = f"ports[{i}]"
         p = _mapping(raw, where)

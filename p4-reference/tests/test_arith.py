@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from fractions import Fraction
 
@@ -9,7 +10,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from p4ref import arith
 from p4ref.entries import log_np_entries, log_rem_entries
 from p4ref.match import TableImage
@@ -69,7 +69,7 @@ def test_exp_rows_are_monotone_and_exact_at_powers_of_two() -> None:
     rows = arith.exp_rows(Fraction(9, 10))
     thr = [t for _, t, _ in rows]
     assert len(rows) == arith.EXP_KEY_LIMIT
-    assert all(a <= b for a, b in zip(thr, thr[1:], strict=False))
+    assert all(a <= b for a, b in itertools.pairwise(thr))
     for k in range(32):
         assert rows[k << F][1] == 1 << k
     for s, t, c in rows[::97]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import bfrt_setup
-from p4ref.entries import T, Exact, Lpm, TableEntry, Ternary
+from p4ref.entries import Exact, Lpm, T, TableEntry, Ternary
 
 
 def test_entry_calls() -> None:
@@ -51,7 +51,7 @@ def test_install_issues_every_entry_register_and_generator_call(abm_plan: Any) -
     app = [kw for p, m, kw in log if m == "mod_with_trigger_timer_periodic"]
     assert app and app[0]["packets_per_batch_cfg"] == 15 and app[0]["timer_nanosec"] == 10_000
     assert app[0]["pipe_local_source_port"] == 68
-    buf = [kw for p, m, kw in log if p == "tf1.pktgen.pkt_buffer"][0]
+    buf = next(kw for p, _, kw in log if p == "tf1.pktgen.pkt_buffer")
     payload = bytes(buf["buffer"])
     assert payload[12:14] == b"\x88\xb5" and len(payload) == buf["pkt_buffer_size"] == 58
 

@@ -7,13 +7,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import p4ref_control as ctl
 import pytest
 import yaml
 from conftest import ALPHAD_PRIORITIES, ROOT, deployment_doc
-
-import p4ref_control as ctl
 from p4ref import arith
-from p4ref.entries import T, Exact, TableEntry
+from p4ref.entries import Exact, T, TableEntry
 from p4ref.schema import check_entry
 
 
@@ -75,7 +74,7 @@ def _by_table(entries: list[TableEntry]) -> Counter[str]:
 
 
 def test_abm_plan(abm_plan: Any) -> None:
-    plan, dep = abm_plan
+    plan, _ = abm_plan
     for e in plan.entries:
         check_entry(e)
     n = _by_table(plan.entries)

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
 from p4ref.entries import Exact, Lpm, TableEntry, Ternary
 from p4ref.match import AmbiguousMatch, TableImage
 from p4ref.schema import SchemaError, check_entry

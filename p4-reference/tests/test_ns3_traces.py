@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
-
 from p4ref.replay import replay
 from p4ref.trace import read_trace
 

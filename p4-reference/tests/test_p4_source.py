@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 import pytest
 from conftest import ROOT
-
 from p4ref import schema
 from p4ref.pipeline import state_transition
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import p4ref_control as ctl
 import pytest
 from conftest import ALPHAD_PRIORITIES, deployment_doc
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-import p4ref_control as ctl
 from p4ref import arith
 from p4ref.pipeline import (
     ST_ACTIVE,
@@ -19,7 +18,6 @@ from p4ref.pipeline import (
     RegisterConflict,
     state_transition,
 )
-
 
 _BUILT: dict[int, Pipeline] = {}
 
@@ -69,7 +67,7 @@ def test_dt_ignores_n_p_and_gamma() -> None:
 
 
 def test_admission_uses_size_unsched_alpha_and_pool(abm_plan: Any) -> None:
-    plan, dep = abm_plan
+    _, dep = abm_plan
     pipe = _pipe(abm_plan)
     pool = dep.pool_units
     a = pipe.ingress(egress_port=4, queue=3, unsched=0, total_len=1482)   # 1500 B = 19 cells

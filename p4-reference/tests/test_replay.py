@@ -11,7 +11,6 @@ from functools import cache
 
 import numpy as np
 import pytest
-
 from p4ref import synth
 from p4ref.closed_loop import plan_for
 from p4ref.pipeline import ST_ACTIVE, ST_CONGESTED, Pipeline
@@ -102,7 +101,7 @@ def test_closed_loop_tracks_the_exact_scheme_and_keeps_registers_consistent() ->
 def test_abm_core_trace_with_integer_priorities_and_groups() -> None:
     """The ns-3 harness labels priorities by class index and may name FB groups."""
     res = synth.simulate(replace(_cfg("abm"), alpha_unsched=None, duration_ns=500_000))
-    rows = [r[:4] + (str(int(r[4] == "query")),) + r[5:] for r in res.rows]
+    rows = [(*r[:4], str(int(r[4] == "query")), *r[5:]) for r in res.rows]
     meta = dict(res.meta, scheme="abm-core", alpha_unsched="64", groups="0,1")
     rep = replay(read_trace("core.csv", write_trace(rows, meta)))
     assert rep.rate("exact vs recorded") == 1.0

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from p4ref.trace import COLUMNS, TraceError, read_trace, write_trace
 
 ROW = (1000, "leaf0", 2, 3, "query", 1500, 3000, 60000, 300000, 1, 2, 0.5, 8.0, 1, 1, 64000.0)
@@ -25,8 +24,8 @@ def test_round_trip_keeps_every_value() -> None:
 
 
 def test_extra_columns_and_any_order_are_accepted(tmp_path: Path) -> None:
-    cols = list(reversed(COLUMNS)) + ["flow_id"]
-    text = ",".join(cols) + "\n" + ",".join(str(v) for v in list(reversed(ROW)) + [7]) + "\n"
+    cols = [*reversed(COLUMNS), "flow_id"]
+    text = ",".join(cols) + "\n" + ",".join(str(v) for v in [*reversed(ROW), 7]) + "\n"
     p = tmp_path / "x.csv"
     p.write_text(text)
     tr = read_trace(p)
@@ -61,7 +60,7 @@ def test_errors_name_line_and_column(text: str, message: str) -> None:
 
 
 def test_missing_file_is_a_trace_error(tmp_path: Path) -> None:
-    with pytest.raises(TraceError, match="nope.csv"):
+    with pytest.raises(TraceError, match=r"nope\.csv"):
         read_trace(tmp_path / "nope.csv")
 
 

@@ -124,7 +124,8 @@ class TableImage:
             elif prio == best_prio:
                 tie = True
         if tie:
-            raise AmbiguousMatch(f"{self.spec.name}: key {key:#x} matches entries of equal priority")
+            raise AmbiguousMatch(
+                f"{self.spec.name}: key {key:#x} matches entries of equal priority")
         return best
 
     def apply(self, **fields: int) -> tuple[bool, str, dict[str, int]]:

@@ -191,7 +191,7 @@ class Pipeline:
         """Admission of one data packet already forwarded to ``egress_port``."""
         try:
             units = self.pkt_units(total_len)
-            hit, action, q = self.tables[T.MAP_QUEUE].apply(egress_port=egress_port, queue=queue)
+            _, action, q = self.tables[T.MAP_QUEUE].apply(egress_port=egress_port, queue=queue)
             if action != T.A_SET_QUEUE:
                 return Admission(True, False, -1, 0, 0, 0, 0, 0)
             qidx = q["qidx"]

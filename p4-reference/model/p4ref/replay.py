@@ -16,6 +16,8 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -31,7 +33,7 @@ _CONTROL = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "control")
 
 
-def _control():  # type: ignore[no-untyped-def]
+def _control() -> ModuleType:
     if _CONTROL not in sys.path:
         sys.path.insert(0, _CONTROL)
     import p4ref_control
@@ -96,7 +98,7 @@ class ReplayReport:
         raise KeyError(name)
 
 
-def _plan_for(tr: Trace, cell_bytes: int, mantissa_bits: int):  # type: ignore[no-untyped-def]
+def _plan_for(tr: Trace, cell_bytes: int, mantissa_bits: int) -> tuple[Any, Any, list[str]]:
     ctl = _control()
     c = tr.cols
     prios: dict[str, tuple[float, set[int]]] = {}
@@ -130,17 +132,29 @@ def _plan_for(tr: Trace, cell_bytes: int, mantissa_bits: int):  # type: ignore[n
         raise TraceError(f"{tr.source}: {exc}") from None
 
 
-def _latest_before(t: npt.NDArray[np.int64], keys: npt.NDArray[np.int64],
-                   values: npt.NDArray[np.int64], cut: npt.NDArray[np.int64]
-                   ) -> npt.NDArray[np.int64]:
-    """For each row i: ``values`` of the last row j with keys[j] == keys[i] and
-    t[j] <= cut[i] (0 if none). Rows are in time order."""
+def _state_at(t: npt.NDArray[np.int64], keys: npt.NDArray[np.int64],
+              before: npt.NDArray[np.int64], after: npt.NDArray[np.int64],
+              cut: npt.NDArray[np.int64], interpolate: bool) -> npt.NDArray[np.int64]:
+    """Value of a per-key quantity at time ``cut[i]`` for each row i, from the rows of the
+    same key: the value after the last arrival j with t[j] <= cut[i]; with
+    ``interpolate``, moved linearly towards the value the next arrival recorded (between
+    two arrivals a queue or the pool only drains). Before the first arrival of a key, the
+    value that arrival recorded. Rows are in time order."""
     out = np.zeros(len(t), dtype=np.int64)
     for k in np.unique(keys):
         idx = np.nonzero(keys == k)[0]
-        pos = np.searchsorted(t[idx], cut[idx], side="right") - 1
-        ok = pos >= 0
-        out[idx[ok]] = values[idx[pos[ok]]]
+        tk = t[idx]
+        pos = np.searchsorted(tk, cut[idx], side="right") - 1
+        nxt = np.minimum(pos + 1, len(idx) - 1)
+        first = pos < 0
+        v = np.where(first, before[idx[0]], after[idx[np.maximum(pos, 0)]]).astype(np.float64)
+        if interpolate:
+            t0, t1 = tk[np.maximum(pos, 0)], tk[nxt]
+            span = np.maximum(t1 - t0, 1)
+            frac = np.clip((cut[idx] - t0) / span, 0.0, 1.0)
+            v = np.where(first | (nxt == np.maximum(pos, 0)), v,
+                         v + (before[idx[nxt]] - v) * frac)
+        out[idx] = np.round(v).astype(np.int64)
     return out
 
 
@@ -183,7 +197,8 @@ def _switch(tr: Trace, cell_bytes: int, sync_ns: int, mantissa_bits: int
     thr_rr = reference.threshold(tr.scheme, c["alpha_p"], gamma_rr, n_p, rem_b, unsched, au)
     exact_rr = reference.admit(tr.admit_rule, qlen, size, thr_rr, rem_b)
     fresh, thr_model = model(qlen, occ, n_p, act)
-    # stale: state as of the last SYNC round (rows strictly before the round start)
+    # stale: the state at the start of the current SYNC round, reconstructed from the
+    # arrivals around it (queue and pool drain linearly between arrivals)
     cut = (t // sync_ns) * sync_ns - 1
     after_q = qlen + size * tr.int_col("admitted")
     after_o = occ + size * tr.int_col("admitted")
@@ -192,10 +207,10 @@ def _switch(tr: Trace, cell_bytes: int, sync_ns: int, mantissa_bits: int
     nkey = np.array([nidx_of[(int(p), int(q))] for p, q in zip(c["port"], c["queue"],
                                                                  strict=True)], dtype=np.int64)
     zeros = np.zeros(len(t), dtype=np.int64)
-    s_q = _latest_before(t, qkey, after_q, cut)
-    s_o = _latest_before(t, zeros, after_o, cut)
-    s_n = _latest_before(t, nkey, n_p, cut)
-    s_a = _latest_before(t, tr.int_col("port"), act, cut)
+    s_q = _state_at(t, qkey, qlen, after_q, cut, True)
+    s_o = _state_at(t, zeros, occ, after_o, cut, True)
+    s_n = _state_at(t, nkey, n_p, n_p, cut, False)
+    s_a = _state_at(t, tr.int_col("port"), act, act, cut, False)
     stale, _ = model(s_q, s_o, s_n, s_a)
     ghost, _ = model(qlen, s_o, s_n, s_a)
     return {"recorded": c["admitted"].astype(bool), "exact": exact_trace, "exact_rr": exact_rr,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import arith
-from .entries import T, Exact, Lpm, Match, TableEntry, Ternary
+from .entries import Exact, Lpm, Match, T, TableEntry, Ternary
 
 __all__ = ["SCHEMA", "ActionSpec", "KeySpec", "SchemaError", "TableSpec", "check_entry"]
 
@@ -51,7 +51,8 @@ class TableSpec:
         raise SchemaError(f"table {self.name} has no action {name}")
 
 
-def _t(name: str, keys: list[tuple[str, int, str]], actions: list[tuple[str, list[tuple[str, int]]]],
+def _t(name: str, keys: list[tuple[str, int, str]],
+       actions: list[tuple[str, list[tuple[str, int]]]],
        default: tuple[str, dict[str, int]], size: int) -> TableSpec:
     return TableSpec(
         name,
