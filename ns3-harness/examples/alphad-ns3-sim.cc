@@ -218,6 +218,8 @@ main(int argc, char* argv[])
     double requestFrac = 0.75;
     uint32_t fanin = 0;
     std::string incastClasses = "0-7";
+    std::string wsHosts;
+    std::string incastHosts;
     std::string phases;
     double startS = 0.002;
     double genS = 0.05;
@@ -263,6 +265,8 @@ main(int argc, char* argv[])
     cmd.AddValue("requestFrac", "query size as a fraction of the leaf buffer", requestFrac);
     cmd.AddValue("fanin", "responders per query (0: all servers of another leaf)", fanin);
     cmd.AddValue("incastClasses", "classes of incast queries", incastClasses);
+    cmd.AddValue("wsHosts", "servers (index within a leaf) web-search flows go to (default: all)", wsHosts);
+    cmd.AddValue("incastHosts", "servers (index within a leaf) that issue queries (default: all)", incastHosts);
     cmd.AddValue("phases",
                  "time-varying workload: dur_ms,load,ws_classes,qps,request_frac,incast_classes;... "
                  "(classes joined with +), cycled over the generation time",
@@ -435,6 +439,16 @@ main(int argc, char* argv[])
     else
     {
         plan = ParsePhases(phases, queues);
+    }
+    std::vector<uint32_t> wsDst = wsHosts.empty() ? std::vector<uint32_t>() : ParseClasses(wsHosts, "wsHosts", servers);
+    std::vector<uint32_t> queryHosts =
+        incastHosts.empty() ? std::vector<uint32_t>() : ParseClasses(incastHosts, "incastHosts", servers);
+    if (queryHosts.empty())
+    {
+        for (uint32_t h = 0; h < servers; ++h)
+        {
+            queryHosts.push_back(h);
+        }
     }
     mkdir(out.c_str(), 0755);
     {
@@ -701,7 +715,8 @@ main(int argc, char* argv[])
                 while (t < t1)
                 {
                     uint32_t src = l * servers + uint32_t(u->GetInteger(0, servers - 1));
-                    uint32_t dst = m * servers + uint32_t(u->GetInteger(0, servers - 1));
+                    uint32_t dst = m * servers + (wsDst.empty() ? uint32_t(u->GetInteger(0, servers - 1))
+                                                                : pick(wsDst));
                     traffic->AddFlow(src, dst, sizes.Sample(u), uint8_t(pick(ph.wsClasses)), Seconds(t),
                                      -1, wsInitCwnd);
                     ++nWs;
@@ -713,8 +728,10 @@ main(int argc, char* argv[])
         if (ph.qps > 0)
         {
             uint64_t request = uint64_t(ph.requestFrac * leafPool);
-            for (uint32_t r = 0; r < leaves * servers; ++r)
+            for (uint32_t l = 0; l < leaves; ++l)
+            for (uint32_t r : queryHosts)
             {
+                r += l * servers;
                 double t = t0 + expo->GetValue(1.0 / ph.qps, 0);
                 while (t < t1)
                 {

@@ -328,7 +328,7 @@ class SimBackend:
 
 def open_backend(cfg: SimBackendConfig) -> SimBackend:
     prog = find_program(cfg.program)
-    log = open(cfg.log, "ab") if cfg.log else None  # noqa: SIM115 (lives as long as the process)
+    log = open(cfg.log, "ab") if cfg.log else None
     argv = [str(prog), "--scheme=external", "--cosim=1", *cfg.args]
     session = CosimSession(argv, stderr=log if log else subprocess.DEVNULL,
                            expose_occupancy=cfg.expose_occupancy)

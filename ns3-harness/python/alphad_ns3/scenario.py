@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-__all__ = ["DATA_DIR", "EXACT_SCHEMES", "RunSpec", "Scenario", "WEBSEARCH_CDF", "alphad_config"]
+__all__ = ["DATA_DIR", "EXACT_SCHEMES", "WEBSEARCH_CDF", "RunSpec", "Scenario", "alphad_config"]
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 WEBSEARCH_CDF = DATA_DIR / "websearch.cdf"
@@ -51,6 +51,8 @@ class Scenario(_Model):
     request_frac: Annotated[float, Field(gt=0, le=10)] = 0.75  # of the leaf buffer
     fanin: Annotated[int, Field(ge=0)] = 0  # 0: all servers of another leaf
     incast_classes: Classes = "0-7"
+    ws_hosts: Annotated[str, Field(pattern=r"^(\d+(-\d+)?(,\d+(-\d+)?)*)?$")] = ""  # "": all servers
+    incast_hosts: Annotated[str, Field(pattern=r"^(\d+(-\d+)?(,\d+(-\d+)?)*)?$")] = ""
     phases: str = ""  # dur_ms,load,ws,qps,request_frac,incast;... (see the program's --help)
     start: NonNeg = 0.002
     gen: Pos = 0.05
@@ -135,6 +137,10 @@ class RunSpec(_Model):
         ]
         if s.phases:
             a.append(f"--phases={s.phases}")
+        if s.ws_hosts:
+            a.append(f"--wsHosts={s.ws_hosts}")
+        if s.incast_hosts:
+            a.append(f"--incastHosts={s.incast_hosts}")
         if self.groups:
             a.append(f"--groups={self.groups}")
         if s.trace_switch and s.trace_packets:
@@ -155,7 +161,6 @@ def alphad_config(settings: dict[str, Any]) -> Any:
     Validated by ``alphad.config.parse_config``: errors name the field.
     """
     import yaml
-
     from alphad.config import parse_config
 
     doc = {**settings, "backend": {"type": "sim"}}
