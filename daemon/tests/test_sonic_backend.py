@@ -164,6 +164,13 @@ def test_no_redis_is_a_clear_fatal_error(tmp_path: Path) -> None:
         SonicBackend(c)
 
 
+def test_unwritable_journal_is_a_clear_fatal_error(switch: Switch, cfg: SonicConfig,
+                                                   tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    with pytest.raises(FatalBackendError, match=r"journal .*cannot create"):
+        SonicBackend(cfg.model_copy(update={"journal": tmp_path / "file" / "sub" / "j.json"}))
+
+
 # -- counters --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("reader", ["lua", "pipeline"])

@@ -120,6 +120,7 @@ class SonicBackend:
                         cfg.poll_interval * 1000, self.poll_ms)
         where = f"SONiC Redis {L['CONFIG_DB'].address} ({L.source})"
         try:
+            self.journal.check_writable()
             self.config_db.ping()
             self.journal.load(self.state_db)
             if len(self.journal):

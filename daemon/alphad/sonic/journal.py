@@ -59,6 +59,17 @@ class Journal:
         return key in self.entries
 
     # -- file ----------------------------------------------------------------------
+    def check_writable(self) -> None:
+        """Fail early (at open) if the journal cannot be written where configured."""
+        d = self.path.parent
+        try:
+            d.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise JournalError(f"journal {self.path}: cannot create {d}: {e.strerror or e}") \
+                from None
+        if not os.access(d, os.W_OK | os.X_OK):
+            raise JournalError(f"journal {self.path}: directory {d} is not writable")
+
     def read_file(self) -> dict[str, Original]:
         try:
             text = self.path.read_text(encoding="utf-8")
