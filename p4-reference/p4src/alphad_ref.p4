@@ -287,53 +287,57 @@ control Ingress(inout headers_t hdr, inout ig_metadata_t ig_md,
             sync_cfg.apply();                                     /* -> recirculation port */
         } else if (hdr.sync.isValid()) {
             /* SYNC phase 1: back from egress with depth and state of queue qidx */
-            if (sync_map.apply().hit) {
-                ig_md.old_depth = qlen_swap.execute(hdr.sync.qidx);
-                ig_md.old_state = qstate_swap.execute(hdr.sync.qidx);
-                ig_md.delta = hdr.sync.depth - ig_md.old_depth;
-                state_delta.apply();
-                occ_add.execute(0);                               /* Q += delta */
-                np_add.execute(ig_md.nidx);                       /* n_p += d_cong */
-                act_add.execute(ig_md.pidx);                      /* active += d_act */
+            switch (sync_map.apply().action_run) {
+                set_sync_idx: {
+                    ig_md.old_depth = qlen_swap.execute(hdr.sync.qidx);
+                    ig_md.old_state = qstate_swap.execute(hdr.sync.qidx);
+                    ig_md.delta = hdr.sync.depth - ig_md.old_depth;
+                    state_delta.apply();
+                    occ_add.execute(0);                               /* Q += delta */
+                    np_add.execute(ig_md.nidx);                       /* n_p += d_cong */
+                    act_add.execute(ig_md.pidx);                      /* active += d_act */
+                }
             }
             ig_dprsr_md.drop_ctl = 1;                             /* consumed */
         } else if (hdr.ipv4.isValid()) {
             fwd.apply();
             classify.apply();
             pkt_units.apply();
-            if (map_queue.apply().hit) {
-                alpha_tbl.apply();
+            switch (map_queue.apply().action_run) {
+                set_queue: {
+                    alpha_tbl.apply();
 #if __TARGET_TOFINO__ == 2
-                ig_md.qlen = qlen_gh_read.execute(ig_md.qidx);
+                    ig_md.qlen = qlen_gh_read.execute(ig_md.qidx);
 #else
-                ig_md.qlen = qlen_read.execute(ig_md.qidx);
+                    ig_md.qlen = qlen_read.execute(ig_md.qidx);
 #endif
-                ig_md.need = ig_md.qlen + ig_md.pkt_units;
-                ig_md.rem = rem_read.execute(0);
-                ig_md.np = np_read.execute(ig_md.nidx);
-                ig_md.act = act_read.execute(ig_md.pidx);
-                ig_md.nofit = ig_md.pkt_units |-| ig_md.rem;
-                log_rem.apply();
-                log_np.apply();
-                log_gamma.apply();
-                ig_md.s_a = ig_md.l_alpha + ig_md.l_g;            /* log2(alpha_p * gamma) */
-                ig_md.s_b = ig_md.l_rem - ig_md.l_np;             /* log2((B - Q) / n_p) */
-                ig_md.s = ig_md.s_a + ig_md.s_b;                  /* log2(T), ABM Eq. 9 */
-                if (ig_md.s[15:15] == 1) {                        /* T < 1 unit */
-                    ig_md.thr = 0;
-                    ig_md.thr_cong = 1;
-                } else {
-                    exp_tbl.apply();
-                }
-                ig_md.over = ig_md.need |-| ig_md.thr;
-                if (ig_md.over == 0 && ig_md.nofit == 0) {
-                    hdr.bridge.kind = KIND_DATA;
-                    hdr.bridge.qidx = ig_md.qidx;
-                    hdr.bridge.thr_cong = ig_md.thr_cong;
-                    admitted_ctr.count(ig_md.qidx);
-                } else {
-                    ig_dprsr_md.drop_ctl = 1;
-                    dropped_ctr.count(ig_md.qidx);
+                    ig_md.need = ig_md.qlen + ig_md.pkt_units;
+                    ig_md.rem = rem_read.execute(0);
+                    ig_md.np = np_read.execute(ig_md.nidx);
+                    ig_md.act = act_read.execute(ig_md.pidx);
+                    ig_md.nofit = ig_md.pkt_units |-| ig_md.rem;
+                    log_rem.apply();
+                    log_np.apply();
+                    log_gamma.apply();
+                    ig_md.s_a = ig_md.l_alpha + ig_md.l_g;            /* log2(alpha_p * gamma) */
+                    ig_md.s_b = ig_md.l_rem - ig_md.l_np;             /* log2((B - Q) / n_p) */
+                    ig_md.s = ig_md.s_a + ig_md.s_b;                  /* log2(T), ABM Eq. 9 */
+                    if (ig_md.s[15:15] == 1) {                        /* T < 1 unit */
+                        ig_md.thr = 0;
+                        ig_md.thr_cong = 1;
+                    } else {
+                        exp_tbl.apply();
+                    }
+                    ig_md.over = ig_md.need |-| ig_md.thr;
+                    if (ig_md.over == 0 && ig_md.nofit == 0) {
+                        hdr.bridge.kind = KIND_DATA;
+                        hdr.bridge.qidx = ig_md.qidx;
+                        hdr.bridge.thr_cong = ig_md.thr_cong;
+                        admitted_ctr.count(ig_md.qidx);
+                    } else {
+                        ig_dprsr_md.drop_ctl = 1;
+                        dropped_ctr.count(ig_md.qidx);
+                    }
                 }
             }
         }

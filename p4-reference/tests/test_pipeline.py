@@ -151,3 +151,10 @@ def test_ghost_queue_length_is_used_on_tofino2(abm_plan: Any) -> None:
     t1 = _pipe(abm_plan)
     t1.ghost_update(0, 50_000)                         # Tofino 1 ignores the ghost register
     assert t1.ingress(egress_port=0, queue=0, unsched=0, total_len=1482).admit
+
+
+def test_classify_maps_class_selector_and_first_rtt_tag(abm_plan: Any) -> None:
+    pipe = _pipe(abm_plan)
+    assert pipe.classify(3 << 5) == (3, 0)                      # CS3 -> queue 3
+    assert pipe.classify((3 << 5) | 0x04) == (3, 1)             # + tag bit: first RTT
+    assert pipe.classify((7 << 5) | 0x03) == (7, 0)             # ECN bits ignored
