@@ -838,13 +838,13 @@ main(int argc, char* argv[])
     if (psw && tracePackets > 0)
     {
         packetsCsv.open(out + "/packets.csv");
-        packetsCsv << std::setprecision(10);
+        packetsCsv << std::setprecision(17);
         packetsCsv << "# scheme=" << scheme << "\n# switch=" << psw->name << "\n# alphas=" << alphas
                    << "\n# alpha_unsched=" << alphaUnsched << "\n# update_interval_ns="
                    << (baseRtt * updateRtts).GetNanoSeconds() << "\n# queues_per_port=" << queues
                    << "\n# pool_bytes=" << psw->buffer->GetPoolBytes() << "\n# ports=" << psw->ports.GetN()
                    << "\n# port_rate_bps=" << rate.GetBitRate() << "\n# seed=" << seed << "\n# groups=" << groups
-                   << "\n# admission=qlen_bytes+bytes<=threshold_bytes and pool_occupancy_bytes+bytes<=pool_bytes\n";
+                   << "\n# admit_rule=fit\n# source=ns3-harness\n";
         packetsCsv << "t_ns,switch,port,queue,priority,bytes,qlen_bytes,pool_occupancy_bytes,pool_bytes,n_p,"
                       "port_active_queues,gamma,alpha_p,unsched,admitted,threshold_bytes\n";
         std::string swName = psw->name;

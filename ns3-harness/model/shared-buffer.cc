@@ -366,7 +366,6 @@ SharedBuffer::ThresholdOf(uint32_t port, uint32_t queue, bool unsched, Admission
         }
         else
         {
-            gamma = s.proteanFactor;
             t = s.proteanFactor * alpha * freeBytes; // Alg. 2 lines 10-13
         }
         break;
@@ -375,7 +374,7 @@ SharedBuffer::ThresholdOf(uint32_t port, uint32_t queue, bool unsched, Admission
     {
         rec->nP = nP;
         rec->gamma = gamma;
-        rec->alphaP = alpha;
+        rec->alphaP = (m_scheme == DT || m_scheme == EXTERNAL) ? alpha : m_alphaP[queue];
         rec->portActive = active;
         rec->thresholdBytes = t;
     }

@@ -38,7 +38,7 @@ struct AdmissionRecord
     double nP;                //!< n_p (ABM) or N_p (FB) used; 0 when the scheme has none
     uint32_t portActive;      //!< non-empty queues at the port (packet's queue counted)
     double gamma;             //!< normalised drain rate used; 1 when the scheme has none
-    double alphaP;            //!< alpha of the packet's priority (or the external alpha)
+    double alphaP;            //!< alpha of the packet's priority, not the first-RTT alpha (external: the queue's)
     bool unsched;             //!< first-RTT packet (host mark)
     bool admitted;            //!< decision
     double thresholdBytes;    //!< T the queue length was compared with
