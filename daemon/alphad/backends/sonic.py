@@ -151,7 +151,7 @@ class SonicBackend:
                             if g != "BUFFER_POOL_WATERMARK" or pool_oid is not None)
         log.info("sonic: %s, %d queues on %d ports (%d managed), pool %s (%d bytes), %d entries "
                  "skipped", d.switch, self.topo.n, self.topo.n_ports,
-                 int(np.count_nonzero(self.topo.managed)), d.pool.name, d.pool.size,
+                 sum(q.managed for q in d.queues), d.pool.name, d.pool.size,
                  len(d.skipped))
 
     # -- connection ----------------------------------------------------------------
