@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from alphad.loop import Daemon
     from alphad.metrics import QueueSnapshot
 
-__all__ = ["RecordError", "Recorder", "Run", "load_run", "render"]
+__all__ = ["RecordError", "Recorder", "Run", "busy_ports", "load_run", "render"]
 
 log = logging.getLogger("alphad")
 FORMAT = "alphad-record"
@@ -219,12 +219,15 @@ def _kb(ax: Any) -> None:
 
 def _overview(run: Run, out: Path) -> Path:
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
-    fig = Figure(figsize=(11, 8), layout="constrained")
+    fig = Figure(figsize=(11, 8))
+    fig.subplots_adjust(left=0.08, right=0.97, top=0.95, bottom=0.07, hspace=0.15)
     ax1, ax2, ax3 = fig.subplots(3, 1, sharex=True)
     ax1.plot(run.t, run.pool, lw=1, label="pool peak")
     ax1.axhline(run.buffer_bytes, color="grey", ls="--", lw=1, label="B")
     ax1.set_ylabel("bytes")
+    ax1.set_ylim(bottom=0)
     _kb(ax1)
     ax1.legend(loc="upper right")
     ax1.set_title(f"{run.switch}: shared pool, n_p and drops "
@@ -232,12 +235,14 @@ def _overview(run: Run, out: Path) -> Path:
     for j, name in enumerate(run.priorities):
         ax2.step(run.t, run.n_p[:, j], where="post", lw=1, label=name)
     ax2.set_ylabel("n_p (congested queues)")
+    ax2.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax2.legend(loc="upper right")
     total = run.dropped.sum(axis=1)
     dt = np.diff(run.t)
     rate = np.divide(np.diff(total), dt, out=np.zeros_like(dt), where=dt > 0)
     ax3.plot(run.t[1:], rate * 8 / 1e9, color="tab:red", lw=1)
     ax3.set_ylabel("drop rate (Gb/s)")
+    ax3.set_ylim(bottom=0)
     ax3.set_xlabel("time (s)")
     p = out / "overview.png"
     fig.savefig(p, dpi=100)
@@ -246,9 +251,13 @@ def _overview(run: Run, out: Path) -> Path:
 
 def _port(run: Run, port: str, queues: list[int], out: Path) -> Path:
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     idx = [run.find(port, q) for q in queues]
-    fig = Figure(figsize=(11, 1.9 * len(idx) + 0.8), layout="constrained")
+    height = 1.9 * len(idx) + 0.8
+    fig = Figure(figsize=(11, height))
+    fig.subplots_adjust(left=0.08, right=0.92, top=1 - 0.35 / height, bottom=0.5 / height,
+                        hspace=0.45)
     axes = np.atleast_1d(fig.subplots(len(idx), 1, sharex=True))
     for ax, i in zip(axes, idx, strict=True):
         q = int(run.queue_index[i])
@@ -265,13 +274,22 @@ def _port(run: Run, port: str, queues: list[int], out: Path) -> Path:
         a2.plot(run.t, np.log2(np.maximum(run.target[:, i], 1e-12)), color="tab:purple",
                 lw=0.8, ls=":", label="log2 target")
         a2.set_ylabel("log2 alpha")
-        h1, l1 = ax.get_legend_handles_labels()
-        h2, l2 = a2.get_legend_handles_labels()
-        ax.legend(h1 + h2, l1 + l2, loc="upper right", fontsize=8, ncols=4)
+        a2.yaxis.set_major_locator(MaxNLocator(integer=True))
+        if ax is axes[0]:  # one legend, above the first plot
+            h1, l1 = ax.get_legend_handles_labels()
+            h2, l2 = a2.get_legend_handles_labels()
+            ax.legend(h1 + h2, l1 + l2, loc="lower right", bbox_to_anchor=(1.0, 1.0),
+                      fontsize=8, ncols=4, frameon=False)
     axes[-1].set_xlabel("time (s)")
     path = out / f"port-{port.replace('/', '_')}.png"
     fig.savefig(path, dpi=100)
     return path
+
+
+def busy_ports(run: Run) -> list[str]:
+    """Ports on which some queue held data during the run."""
+    busy = np.nanmax(run.watermark, axis=0) > 0
+    return [p for j, p in enumerate(run.ports) if busy[run.queue_port == j].any()]
 
 
 def render(run: Run, out: Path, ports: list[str] | None = None,
@@ -282,8 +300,7 @@ def render(run: Run, out: Path, ports: list[str] | None = None,
     unknown port or queue."""
     out.mkdir(parents=True, exist_ok=True)
     if ports is None:
-        busy = np.nanmax(run.watermark, axis=0) > 0
-        ports = [p for j, p in enumerate(run.ports) if busy[run.queue_port == j].any()]
+        ports = busy_ports(run)
     for p in ports:
         if p not in run.ports:
             raise KeyError(f"the record has no port {p!r} (ports: {', '.join(run.ports)})")
