@@ -243,26 +243,42 @@ def test_first_change_clones_profile_and_splits_entry(switch: Switch, cfg: Sonic
     be.apply(changes(be, {("Ethernet0", 1): -2}))
     prof = c.hgetall("BUFFER_PROFILE|alphad_Ethernet0_1")
     assert prof == {"pool": "egress_lossy_pool", "size": "1518", "dynamic_th": "-2"}
-    rest = ",".join(p for p in switch.ports if p != "Ethernet0")
-    assert c.hget(f"BUFFER_QUEUE|{rest}|0-2", "profile") == "egress_lossy_profile"
-    assert c.hget("BUFFER_QUEUE|Ethernet0|0", "profile") == "egress_lossy_profile"
-    assert c.hget("BUFFER_QUEUE|Ethernet0|1", "profile") == "alphad_Ethernet0_1"
-    assert c.hget("BUFFER_QUEUE|Ethernet0|2", "profile") == "egress_lossy_profile"
+    # the entry of queues 0-2 is split into one key per (port, queue)
     assert not c.exists(f"BUFFER_QUEUE|{','.join(switch.ports)}|0-2")
-    cov = coverage(c)
-    assert cov == {**orig_cov, ("Ethernet0", 1): "alphad_Ethernet0_1"}
+    for p in switch.ports:
+        for q in (0, 1, 2):
+            want = "alphad_Ethernet0_1" if (p, q) == ("Ethernet0", 1) else "egress_lossy_profile"
+            assert c.hgetall(f"BUFFER_QUEUE|{p}|{q}") == {"profile": want}
+    # the other entries are untouched
+    assert c.hget(f"BUFFER_QUEUE|{','.join(switch.ports)}|5-6", "profile") == \
+        "egress_lossy_profile"
+    assert coverage(c) == {**orig_cov, ("Ethernet0", 1): "alphad_Ethernet0_1"}
     # a later change of the same queue writes dynamic_th only
     nkeys = c.dbsize()
     be.apply(changes(be, {("Ethernet0", 1): 1}))
     assert c.dbsize() == nkeys
     assert c.hget("BUFFER_PROFILE|alphad_Ethernet0_1", "dynamic_th") == "1"
-    # more queues of the same and of other entries
+    # a new clone in an already split entry removes no key: it adds its profile and
+    # changes one profile field
+    ps = c.pubsub()
+    ps.psubscribe("__keyspace@4__:BUFFER_QUEUE|*")
+    while ps.get_message(timeout=0.05) is not None:
+        pass
+    be.apply(changes(be, {("Ethernet8", 2): 0}))
+    events = []
+    while (m := ps.get_message(timeout=0.2)) is not None:
+        if m["type"] == "pmessage":
+            events.append((m["channel"].split(":", 1)[1], m["data"]))
+    assert events == [("BUFFER_QUEUE|Ethernet8|2", "hset")]
+    assert c.dbsize() == nkeys + 1
+    # more queues of the same and of another entry
     be.apply(changes(be, {("Ethernet0", 2): 0, ("Ethernet8", 5): -1, ("Ethernet8", 6): 2}))
     cov = coverage(c)
     assert cov[("Ethernet0", 0)] == "egress_lossy_profile"
     assert cov[("Ethernet0", 2)] == "alphad_Ethernet0_2"
     assert cov[("Ethernet8", 5)] == "alphad_Ethernet8_5"
     assert cov[("Ethernet8", 6)] == "alphad_Ethernet8_6"
+    assert cov[("Ethernet12", 6)] == "egress_lossy_profile"
     assert set(cov) == set(orig_cov)
     assert switch.lossless() == lossless  # PFC entries untouched
     s = be.sample()

@@ -3,12 +3,14 @@
 Alpha belongs to a buffer profile, which many queues share. The first time
 alphad changes a queue's alpha it clones the queue's profile into
 ``BUFFER_PROFILE|alphad_<port>_<queue>`` (every field copied: same pool, size
-and threshold mode; dynamic_th set to the new value) and repoints the queue:
-its ``BUFFER_QUEUE`` entry (``Ethernet0,Ethernet4|0-2``) is laid out again as
-the untouched ports with the full range, plus per touched port the remaining
-queue runs on the original profile and one single-queue key per cloned queue.
-Later changes write only the clone's ``dynamic_th``. Every key is journaled
-before its first change; restore writes the originals back.
+and threshold mode; dynamic_th set to the new value) and repoints the queue.
+The first clone in a ``BUFFER_QUEUE`` entry (``Ethernet0,Ethernet4|0-2``) splits
+the entry into one key per (port, queue) (``Ethernet0|0``, ``Ethernet0|1``, ...),
+all on the original profile but the cloned queue; every later clone in that
+entry only changes the ``profile`` field of its existing key. So each original
+entry is removed once, and no queue is ever detached from its profile after
+that. Later changes of a queue write only its clone's ``dynamic_th``. Every key
+is journaled before its first change; restore writes the originals back.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import redis
 
 from alphad.sonic.discover import Discovery, QueueEntry
 from alphad.sonic.journal import Journal, Original
-from alphad.sonic.keys import format_profile_ref, format_queue_range, queue_runs
+from alphad.sonic.keys import format_profile_ref
 
 __all__ = [
     "FLEX_GROUPS",
@@ -48,21 +50,19 @@ def clone_name(port: str, queue: int) -> str:
 
 def layout(e: QueueEntry, cloned: set[tuple[str, int]]) -> dict[str, dict[str, str]]:
     """BUFFER_QUEUE keys (without the table name) that express entry ``e`` when the
-    queues in ``cloned`` have their own profile. ``layout(e, set()) == {e.key: e.fields}``."""
-    rng = format_queue_range(e.queues[0], e.queues[-1])
-    touched = [p for p in e.ports if any((p, q) in cloned for q in e.queues)]
-    untouched = [p for p in e.ports if p not in touched]
+    queues in ``cloned`` have their own profile. ``layout(e, set()) == {e.key: e.fields}``;
+    once one queue of ``e`` is cloned, ``e`` is laid out as one key per (port, queue),
+    so that later clones only change the ``profile`` field of an existing key (no key
+    of the entry is removed again, and orchagent never detaches the other queues)."""
+    if not any((p, q) in cloned for p in e.ports for q in e.queues):
+        return {e.key: dict(e.fields)}
     out: dict[str, dict[str, str]] = {}
-    if untouched:
-        out[f"{','.join(untouched)}|{rng}"] = dict(e.fields)
-    for p in touched:
-        rest = [q for q in e.queues if (p, q) not in cloned]
-        for a, b in queue_runs(rest):
-            out[f"{p}|{format_queue_range(a, b)}"] = dict(e.fields)
+    for p in e.ports:
         for q in e.queues:
+            f = dict(e.fields)
             if (p, q) in cloned:
-                out[f"{p}|{q}"] = {**e.fields,
-                                   "profile": format_profile_ref(clone_name(p, q), e.bracketed)}
+                f["profile"] = format_profile_ref(clone_name(p, q), e.bracketed)
+            out[f"{p}|{q}"] = f
     return out
 
 
@@ -71,17 +71,18 @@ class Plan:
     """CONFIG_DB writes of one apply: new clones and layouts, then dynamic_th updates."""
 
     profiles: dict[str, dict[str, str]] = field(default_factory=dict)  # full key -> fields
-    queue_set: dict[str, dict[str, str]] = field(default_factory=dict)  # full key -> fields
+    queue_new: dict[str, dict[str, str]] = field(default_factory=dict)  # new keys -> fields
+    queue_set: dict[str, dict[str, str]] = field(default_factory=dict)  # existing -> fields
     queue_del: list[str] = field(default_factory=list)  # full keys
     th: dict[str, int] = field(default_factory=dict)  # full profile key -> dynamic_th
     new: list[tuple[str, int]] = field(default_factory=list)  # queues cloned by this plan
 
     @property
     def structural(self) -> bool:
-        return bool(self.profiles or self.queue_set or self.queue_del)
+        return bool(self.profiles or self.queue_new or self.queue_set or self.queue_del)
 
     def touched(self) -> list[str]:
-        return [*self.profiles, *self.queue_set, *self.queue_del]
+        return [*self.profiles, *self.queue_new, *self.queue_set, *self.queue_del]
 
 
 class Actuator:
@@ -120,7 +121,9 @@ class Actuator:
             old = self._layout[ekey]
             nl = layout(self.d.entries[ekey], cloned)
             plan.queue_del += [self.qkey(s) for s in old if s not in nl]
-            plan.queue_set.update({self.qkey(s): f for s, f in nl.items() if old.get(s) != f})
+            plan.queue_new.update({self.qkey(s): f for s, f in nl.items() if s not in old})
+            plan.queue_set.update({self.qkey(s): f for s, f in nl.items()
+                                   if s in old and old[s] != f})
         return plan
 
     def originals(self, r: redis.Redis, keys: list[str]) -> dict[str, Original]:
@@ -143,8 +146,10 @@ class Actuator:
                 pipe.hset(k, mapping=f)
             for k in plan.queue_del:
                 pipe.delete(k)
-            for k, f in plan.queue_set.items():
+            for k, f in plan.queue_new.items():
                 pipe.delete(k)
+                pipe.hset(k, mapping=f)
+            for k, f in plan.queue_set.items():  # same fields: overwrite, never remove
                 pipe.hset(k, mapping=f)
             pipe.execute()
             self._commit_structure(plan)
