@@ -27,7 +27,7 @@ from .entries import T
 from .pipeline import Pipeline
 from .trace import Trace, TraceError
 
-__all__ = ["Agreement", "ReplayReport", "replay"]
+__all__ = ["Agreement", "ReplayReport", "packet_decisions", "replay"]
 
 _CONTROL = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "control")
@@ -219,17 +219,27 @@ def _switch(tr: Trace, cell_bytes: int, sync_ns: int, mantissa_bits: int
             "thr_recorded": c["threshold_bytes"], "gamma_ok": np.isclose(c["gamma"], gamma_rr)}
 
 
-def replay(tr: Trace, *, cell_bytes: int = 1, sync_ns: int = 1000,
-           mantissa_bits: int = 6) -> ReplayReport:
-    """Replay every switch of ``tr`` and report decision agreement."""
+def packet_decisions(tr: Trace, *, cell_bytes: int = 1, sync_ns: int = 1000,
+                     mantissa_bits: int = 6) -> dict[str, np.ndarray]:
+    """Per-packet arrays of every switch of ``tr``, grouped by switch in order of first
+    appearance: decisions ``recorded``, ``exact``, ``exact_rr``, ``fresh``, ``stale``,
+    ``ghost``; thresholds ``thr_model`` (units), ``thr_rr`` (units), ``thr_trace`` (bytes)."""
     if sync_ns <= 0:
         raise ValueError("sync_ns must be positive")
     parts = [_switch(tr.select(tr.cols["switch"] == s), cell_bytes, sync_ns, mantissa_bits)
              for s in dict.fromkeys(tr.cols["switch"])]
-    cat = {k: np.concatenate([p[k] for p in parts]) if parts else np.zeros(0)
-           for k in (parts[0] if parts else {"recorded": 0})}
-    rep = ReplayReport(tr.source, tr.scheme, tr.admit_rule, len(tr), cell_bytes, sync_ns)
     if not parts:
+        return {}
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def replay(tr: Trace, *, cell_bytes: int = 1, sync_ns: int = 1000,
+           mantissa_bits: int = 6) -> ReplayReport:
+    """Replay every switch of ``tr`` and report decision agreement."""
+    cat = packet_decisions(tr, cell_bytes=cell_bytes, sync_ns=sync_ns,
+                           mantissa_bits=mantissa_bits)
+    rep = ReplayReport(tr.source, tr.scheme, tr.admit_rule, len(tr), cell_bytes, sync_ns)
+    if not cat:
         return rep
     b = {k: cat[k].astype(bool) for k in ("recorded", "exact", "exact_rr", "fresh", "stale",
                                           "ghost")}
