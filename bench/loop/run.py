@@ -19,7 +19,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-
 from alphad.controller import Controller, build_classes
 from alphad.model import Sample, Topology
 from alphad.quantize import Quantizer
@@ -108,7 +107,7 @@ def bench_cycle(n: int, reps: int) -> dict | None:
     finally:
         be.close()
         Path(f.name).unlink()
-    med = lambda xs: statistics.median(xs) / 1e3  # noqa: E731
+    med = lambda xs: statistics.median(xs) / 1e3
     return {"queues": n, "read_us": med(rd), "compute_us": med(comp), "write_us": med(wr),
             "total_median_us": med(tot), "total_p99_us": float(np.percentile(tot, 99)) / 1e3,
             "writes_per_cycle": writes / reps}

@@ -269,7 +269,7 @@ _UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
 def parse_config(text: str, source: str = "<config>", base_dir: Path | None = None) -> Config:
     """Parse YAML text; relative paths in the backend resolve against base_dir."""
     try:
-        raw = yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 (safe loader subclass)
+        raw = yaml.load(text, Loader=_UniqueKeyLoader)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
@@ -304,7 +304,8 @@ def _validate_backend(raw: Any, base_dir: Path) -> tuple[Any, list[str]]:
         return None, ["backend: must be a mapping with a 'type' key"]
     t = raw.get("type")
     if t is None:
-        return None, [f"backend.type: required key is missing (known: {', '.join(known_backends())})"]
+        known = ", ".join(known_backends())
+        return None, [f"backend.type: required key is missing (known: {known})"]
     try:
         cls = backend_config_class(str(t))
     except KeyError as e:

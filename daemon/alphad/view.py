@@ -45,7 +45,7 @@ def render(d: Daemon, max_ports: int = 32) -> Group:
     t = Table(box=None, pad_edge=False, header_style="bold")
     t.add_column("port")
     for q in range(nq):
-        t.add_column(f"q{q} wm/T α", justify="right")
+        t.add_column(f"q{q} wm/T alpha", justify="right")
     t.add_column("drops", justify="right")
     occ = sm.watermark
     for p in range(min(topo.n_ports, max_ports)):
@@ -54,7 +54,7 @@ def render(d: Daemon, max_ports: int = 32) -> Group:
         for i in idx:
             thr = max(float(s.threshold[i]), 1.0)
             frac = min(float(occ[i]) / thr, 1.0)
-            bar = _BAR[int(round(frac * (len(_BAR) - 1)))]
+            bar = _BAR[round(frac * (len(_BAR) - 1))]
             style = "red" if frac >= 0.9 else ("yellow" if frac >= 0.5 else "green")
             if s.classes.prio[i] < 0:
                 style = "dim"

@@ -43,7 +43,7 @@ def test_bad_bounds_rejected() -> None:
 def test_k_always_within_bounds(targets: list[float], cur: int, h: float) -> None:
     q = Quantizer(kmin=-8, kmax=7, hysteresis=h)
     t = np.array(targets)
-    a, k = q.apply(t, np.full(len(t), 2.0**cur))
+    _, k = q.apply(t, np.full(len(t), 2.0**cur))
     assert k.min() >= -8 and k.max() <= 7
     # never further than 0.5 + h (in log2) from the clamped target
     x = np.clip(np.log2(t), -8, 7)

@@ -143,7 +143,7 @@ def test_sigterm_restores_within_a_second(tmp_path: Path) -> None:
     assert proc.poll() is None, proc.communicate()
     t0 = time.monotonic()
     proc.send_signal(signal.SIGTERM)
-    out, err = proc.communicate(timeout=10)
+    _, err = proc.communicate(timeout=10)
     elapsed = time.monotonic() - t0
     assert proc.returncode == 128 + signal.SIGTERM, err
     assert "restored=yes" in err

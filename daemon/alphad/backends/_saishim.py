@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["ShimError", "SaiShim", "find_library", "lib_dir"]
+__all__ = ["SaiShim", "ShimError", "find_library", "lib_dir"]
 
 ALPHAD_OK = 0
 E_INVALID_ARG = 1
