@@ -275,7 +275,7 @@ class SonicBackend:
             except redis.RedisError:
                 pass
 
-    # -- helpers -------------------------------------------------------------------
+    # -- internals -----------------------------------------------------------------
     def _warn_once(self, tag: str, msg: str, *args: Any) -> None:
         if tag not in self._warned:
             self._warned.add(tag)

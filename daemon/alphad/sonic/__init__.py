@@ -3,5 +3,5 @@ per-queue profile actuation and the restore journal.
 
 The ``sonic`` backend (:mod:`alphad.backends.sonic`) is assembled from these
 modules; the virtual SONiC switch (``alphad-vswitch``) reuses the key and
-database helpers so both sides speak the same layout.
+database functions so both sides speak the same layout.
 """
