@@ -363,7 +363,8 @@ def build_plan(prios: list[Priority], dep: Deployment) -> Plan:
                                     {"egress_port": Exact(port.dev_port), "queue": Exact(q)},
                                     {"qid": q, "qidx": qidx, "pidx": pidx, "aidx": aidx,
                                      "nidx": nidx[aidx]}))
-                e.append(TableEntry(T.SYNC_MAP, T.A_SET_SYNC_IDX, {"qidx": Exact(qidx)},
+                e.append(TableEntry(T.SYNC_MAP, T.A_SET_SYNC_IDX,
+                                    {"qidx": Exact(qidx), "ingress_port": Exact(dep.recirc_port)},
                                     {"pidx": pidx, "nidx": nidx[aidx]}))
                 if port.ghost_qid_base is not None:
                     e.append(TableEntry(T.GHOST_MAP, T.A_SET_GHOST_IDX,

@@ -224,8 +224,13 @@ control Ingress(inout headers_t hdr, inout ig_metadata_t ig_md,
         ig_md.nidx = nidx;
     }
     action sync_skip() { ig_dprsr_md.drop_ctl = 1; }
+    /* only SYNC packets back from the recirculation port count: a SYNC EtherType
+     * arriving on any other port misses and is dropped */
     table sync_map {
-        key = { hdr.sync.qidx : exact @name("qidx"); }
+        key = {
+            hdr.sync.qidx           : exact @name("qidx");
+            ig_intr_md.ingress_port : exact @name("ingress_port");
+        }
         actions = { set_sync_idx; sync_skip; }
         default_action = sync_skip();
         size = MAX_QUEUES;
@@ -299,8 +304,7 @@ control Ingress(inout headers_t hdr, inout ig_metadata_t ig_md,
                 }
             }
             ig_dprsr_md.drop_ctl = 1;                             /* consumed */
-        } else if (hdr.ipv4.isValid()) {
-            fwd.apply();
+        } else if (hdr.ipv4.isValid() && fwd.apply().hit) {
             classify.apply();
             pkt_units.apply();
             switch (map_queue.apply().action_run) {

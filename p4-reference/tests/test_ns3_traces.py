@@ -12,7 +12,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import ROOT
-
 from p4ref.replay import packet_decisions, replay
 from p4ref.trace import read_trace
 

@@ -25,7 +25,8 @@ _BUILT: dict[int, Pipeline] = {}
 def _pipe(plan_dep: tuple[Any, Any], ghost: bool = False) -> Pipeline:
     plan, dep = plan_dep
     if id(plan) not in _BUILT:
-        _BUILT[id(plan)] = Pipeline(plan.entries, pool_units=dep.pool_units)
+        _BUILT[id(plan)] = Pipeline(plan.entries, pool_units=dep.pool_units,
+                                    recirc_port=dep.recirc_port)
     fresh = _BUILT[id(plan)].fork()
     fresh.ghost = ghost
     return fresh
@@ -60,7 +61,7 @@ def test_threshold_tracks_the_formula(abm_plan: Any) -> None:
 def test_dt_ignores_n_p_and_gamma() -> None:
     dep = ctl.parse_deployment(deployment_doc(scheme="dt"))
     plan = ctl.build_plan(ctl.parse_priorities(ALPHAD_PRIORITIES), dep)
-    pipe = Pipeline(plan.entries, pool_units=dep.pool_units)
+    pipe = Pipeline(plan.entries, pool_units=dep.pool_units, recirc_port=dep.recirc_port)
     base = pipe.threshold(_l(0.5), 1, 1, 80_000)
     assert pipe.threshold(_l(0.5), 9, 4, 80_000) == base
     assert abs(base[0] - 40_000) <= 0.012 * 40_000
@@ -138,10 +139,14 @@ def test_egress_state_bits(abm_plan: Any) -> None:
         assert int(pipe.state_eg.data[2]) == state
 
 
-def test_unknown_sync_index_is_dropped_unused(abm_plan: Any) -> None:
+def test_unknown_sync_index_or_port_is_dropped_unused(abm_plan: Any) -> None:
     pipe = _pipe(abm_plan)
+    pipe.egress(0, 700, 1)
     assert not pipe.sync(900)
+    assert not pipe.sync(0, ingress_port=5)          # forged SYNC from a front-panel port
     assert pipe.occupancy_units() == 0
+    assert pipe.sync(0)                              # from the recirculation port
+    assert pipe.occupancy_units() == 700
 
 
 def test_ghost_queue_length_is_used_on_tofino2(abm_plan: Any) -> None:

@@ -82,7 +82,7 @@ def test_closed_loop_tracks_the_exact_scheme_and_keeps_registers_consistent() ->
     exact = synth.simulate(cfg)
     plan, dep = plan_for(cfg, 80, 1000)
     qidx = {(q["dev_port"], q["queue"]): q["qidx"] for q in plan.queues}
-    pipe = Pipeline(plan.entries, pool_units=dep.pool_units)
+    pipe = Pipeline(plan.entries, pool_units=dep.pool_units, recirc_port=dep.recirc_port)
     res = synth.simulate(cfg, pipe, cell_bytes=80, sync_ns=1000, qidx_of=qidx)
     assert (res.offered == exact.offered).all()
     total_p4, total_exact = int(res.dropped.sum()), int(exact.dropped.sum())

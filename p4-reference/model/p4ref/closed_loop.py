@@ -41,7 +41,8 @@ def compare(cfg: SynthConfig, *, cell_bytes: int, sync_ns: list[int]) -> list[st
         plan, dep = plan_for(cfg, cell_bytes, s)
         qidx = {(q["dev_port"], q["queue"]): q["qidx"] for q in plan.queues}
         for ghost in (False, True):
-            pipe = Pipeline(plan.entries, pool_units=dep.pool_units, ghost=ghost)
+            pipe = Pipeline(plan.entries, pool_units=dep.pool_units, ghost=ghost,
+                            recirc_port=dep.recirc_port)
             res = simulate(cfg, pipe, cell_bytes=cell_bytes, sync_ns=s, qidx_of=qidx)
             label = "Tofino 2 (ghost + SYNC)" if ghost else "Tofino 1 (SYNC)"
             out.append(f"  P4 model, {label}, SYNC every {s} ns, {cell_bytes} B units: "

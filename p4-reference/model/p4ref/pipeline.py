@@ -108,12 +108,13 @@ class Pipeline:
     """One pipe of the switch: ingress and egress registers and installed tables."""
 
     def __init__(self, entries: Iterable[TableEntry], *, pool_units: int, ghost: bool = False,
-                 max_queues: int = MAX_QUEUES, max_nidx: int = MAX_NIDX,
+                 recirc_port: int = 69, max_queues: int = MAX_QUEUES, max_nidx: int = MAX_NIDX,
                  max_ports: int = MAX_PORTS) -> None:
         self.tables = {name: TableImage(name) for name in SCHEMA}
         for e in entries:
             self.tables[e.table].add(e)
         self.ghost = ghost
+        self.recirc_port = recirc_port
         # ingress
         self.qlen_ig = Register("qlen_ig", max_queues, 32)
         self.qstate = Register("qstate", max_queues, 8)
@@ -133,8 +134,8 @@ class Pipeline:
     def fork(self) -> Pipeline:
         """A pipeline with the same installed tables and fresh (initial) registers."""
         new = Pipeline((), pool_units=self.pool_units, ghost=self.ghost,
-                       max_queues=len(self.qlen_ig.data), max_nidx=len(self.np_reg.data),
-                       max_ports=len(self.active_reg.data))
+                       recirc_port=self.recirc_port, max_queues=len(self.qlen_ig.data),
+                       max_nidx=len(self.np_reg.data), max_ports=len(self.active_reg.data))
         new.tables = self.tables
         return new
 
@@ -222,17 +223,19 @@ class Pipeline:
             self._end_packet()
 
     # -- SYNC packet ----------------------------------------------------------------
-    def sync(self, qidx: int) -> bool:
+    def sync(self, qidx: int, ingress_port: int | None = None) -> bool:
         """One SYNC packet for ``qidx``: egress read, recirculation, ingress update.
 
+        ``ingress_port`` is where the packet re-enters ingress (the recirculation port).
         Returns False when ``sync_map`` has no entry (the packet is dropped unused)."""
+        port = self.recirc_port if ingress_port is None else ingress_port
         try:                                          # egress pass
             depth = self.qlen_eg.read(qidx)
             state = self.state_eg.read(qidx)
         finally:
             self._end_packet()
         try:                                          # ingress pass after recirculation
-            _, action, p = self.tables[T.SYNC_MAP].apply(qidx=qidx)
+            _, action, p = self.tables[T.SYNC_MAP].apply(qidx=qidx, ingress_port=port)
             if action != T.A_SET_SYNC_IDX:
                 return False
             old = self.qlen_ig.swap(qidx, depth)

@@ -165,7 +165,7 @@ def _ceil_div(a: npt.NDArray[np.int64], b: int) -> npt.NDArray[np.int64]:
 def _switch(tr: Trace, cell_bytes: int, sync_ns: int, mantissa_bits: int
             ) -> dict[str, npt.NDArray[np.bool_] | npt.NDArray[np.float64]]:
     plan, dep, names = _plan_for(tr, cell_bytes, mantissa_bits)
-    pipe = Pipeline(plan.entries, pool_units=dep.pool_units)
+    pipe = Pipeline(plan.entries, pool_units=dep.pool_units, recirc_port=dep.recirc_port)
     c = tr.cols
     t = tr.int_col("t_ns")
     order = np.argsort(t, kind="stable")

@@ -102,7 +102,7 @@ SCHEMA: dict[str, TableSpec] = {
         _t(T.EXP, [("s", 16, "exact")],
            [(T.A_SET_THR, [("thr", 32), ("thr_cong", 32)])],
            (T.A_SET_THR, {"thr": arith.SATURATED, "thr_cong": arith.SATURATED}), 8192),
-        _t(T.SYNC_MAP, [("qidx", 16, "exact")],
+        _t(T.SYNC_MAP, [("qidx", 16, "exact"), ("ingress_port", 9, "exact")],
            [(T.A_SET_SYNC_IDX, [("pidx", 8), ("nidx", 8)]), ("Ingress.sync_skip", [])],
            ("Ingress.sync_skip", {}), MAX_QUEUES),
         _t(T.SYNC_CFG, [],
