@@ -67,6 +67,7 @@ class Daemon:
         self.last_cycle: float | None = None  # time.monotonic() of the last completed cycle
         self._stop = threading.Event()
         self._pending: _Pending | None = None
+        self._pending_lock = threading.Lock()
         self._last_sample: Any = None
         self.signum: int | None = None
         self._drops = np.zeros(self.topo.n)
@@ -92,11 +93,15 @@ class Daemon:
         (``parse_config`` and ``check_scheme``). The returned event is set once
         it is in effect; a later request replaces one not yet applied."""
         p = _Pending(cfg, threading.Event())
-        self._pending = p  # atomic reference swap, read by the loop thread
+        with self._pending_lock:
+            self._pending = p
         return p.applied
 
     def _apply_pending(self) -> None:
-        p, self._pending = self._pending, None
+        if self._pending is None:  # the common case: no lock taken
+            return
+        with self._pending_lock:
+            p, self._pending = self._pending, None
         if p is None:
             return
         try:
