@@ -7,8 +7,9 @@
  * Ingress admits a data packet iff qlen + size <= T and size <= B - Q. Queue lengths live
  * only in egress (FB 5.1 C1); SYNC packets from the packet generator copy each queue's
  * depth and state (active, congested) from egress to ingress and keep the pool occupancy
- * (sum of the copies), n_p and per-port active counts up to date incrementally (FB 5.1 C2). On Tofino 2 a ghost
- * thread also writes each queue's instantaneous depth into ingress.
+ * (sum of the copies), n_p and per-port active counts up to date incrementally (FB 5.1
+ * C2). On Tofino 2 a ghost thread also writes each queue's instantaneous depth into
+ * ingress.
  *
  * Every register array is accessed at most once per packet. Table contents come from
  * control/p4ref_control.py; model/p4ref/pipeline.py executes this program bit for bit.
@@ -304,43 +305,45 @@ control Ingress(inout headers_t hdr, inout ig_metadata_t ig_md,
                 }
             }
             ig_dprsr_md.drop_ctl = 1;                             /* consumed */
-        } else if (hdr.ipv4.isValid() && fwd.apply().hit) {
-            classify.apply();
-            pkt_units.apply();
-            switch (map_queue.apply().action_run) {
-                set_queue: {
-                    alpha_tbl.apply();
+        } else if (hdr.ipv4.isValid()) {
+            if (fwd.apply().hit) {
+                classify.apply();
+                pkt_units.apply();
+                switch (map_queue.apply().action_run) {
+                    set_queue: {
+                        alpha_tbl.apply();
 #if __TARGET_TOFINO__ == 2
-                    ig_md.qlen = qlen_gh_read.execute(ig_md.qidx);
+                        ig_md.qlen = qlen_gh_read.execute(ig_md.qidx);
 #else
-                    ig_md.qlen = qlen_read.execute(ig_md.qidx);
+                        ig_md.qlen = qlen_read.execute(ig_md.qidx);
 #endif
-                    ig_md.need = ig_md.qlen + ig_md.pkt_units;
-                    ig_md.rem = rem_read.execute(0);
-                    ig_md.np = np_read.execute(ig_md.nidx);
-                    ig_md.act = act_read.execute(ig_md.pidx);
-                    ig_md.nofit = ig_md.pkt_units |-| ig_md.rem;
-                    log_rem.apply();
-                    log_np.apply();
-                    log_gamma.apply();
-                    ig_md.s_a = ig_md.l_alpha + ig_md.l_g;            /* log2(alpha_p * gamma) */
-                    ig_md.s_b = ig_md.l_rem - ig_md.l_np;             /* log2((B - Q) / n_p) */
-                    ig_md.s = ig_md.s_a + ig_md.s_b;                  /* log2(T), ABM Eq. 9 */
-                    if (ig_md.s[15:15] == 1) {                        /* T < 1 unit */
-                        ig_md.thr = 0;
-                        ig_md.thr_cong = 1;
-                    } else {
-                        exp_tbl.apply();
-                    }
-                    ig_md.over = ig_md.need |-| ig_md.thr;
-                    if (ig_md.over == 0 && ig_md.nofit == 0) {
-                        hdr.bridge.kind = KIND_DATA;
-                        hdr.bridge.qidx = ig_md.qidx;
-                        hdr.bridge.thr_cong = ig_md.thr_cong;
-                        admitted_ctr.count(ig_md.qidx);
-                    } else {
-                        ig_dprsr_md.drop_ctl = 1;
-                        dropped_ctr.count(ig_md.qidx);
+                        ig_md.need = ig_md.qlen + ig_md.pkt_units;
+                        ig_md.rem = rem_read.execute(0);
+                        ig_md.np = np_read.execute(ig_md.nidx);
+                        ig_md.act = act_read.execute(ig_md.pidx);
+                        ig_md.nofit = ig_md.pkt_units |-| ig_md.rem;
+                        log_rem.apply();
+                        log_np.apply();
+                        log_gamma.apply();
+                        ig_md.s_a = ig_md.l_alpha + ig_md.l_g;  /* log2(alpha_p * gamma) */
+                        ig_md.s_b = ig_md.l_rem - ig_md.l_np;             /* log2((B - Q) / n_p) */
+                        ig_md.s = ig_md.s_a + ig_md.s_b;                  /* log2(T), ABM Eq. 9 */
+                        if (ig_md.s[15:15] == 1) {                        /* T < 1 unit */
+                            ig_md.thr = 0;
+                            ig_md.thr_cong = 1;
+                        } else {
+                            exp_tbl.apply();
+                        }
+                        ig_md.over = ig_md.need |-| ig_md.thr;
+                        if (ig_md.over == 0 && ig_md.nofit == 0) {
+                            hdr.bridge.kind = KIND_DATA;
+                            hdr.bridge.qidx = ig_md.qidx;
+                            hdr.bridge.thr_cong = ig_md.thr_cong;
+                            admitted_ctr.count(ig_md.qidx);
+                        } else {
+                            ig_dprsr_md.drop_ctl = 1;
+                            dropped_ctr.count(ig_md.qidx);
+                        }
                     }
                 }
             }
