@@ -3,8 +3,8 @@
 Modules: :mod:`arith` (fixed point, table values), :mod:`entries` (table entries),
 :mod:`schema` (tables of the P4 program), :mod:`match` (P4 match semantics),
 :mod:`pipeline` (the pipeline), :mod:`reference` (exact schemes in floating point),
-:mod:`trace` / :mod:`replay` (admission traces), :mod:`synth` (synthetic traffic),
-:mod:`errgrid` (threshold error over an input grid).
+:mod:`trace` / :mod:`replay` (admission traces), :mod:`synth` / :mod:`closed_loop`
+(synthetic traffic), :mod:`errgrid` (threshold error over an input grid), :mod:`cli`.
 """
 
 __all__ = ["__version__"]
