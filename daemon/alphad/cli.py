@@ -256,7 +256,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    import importlib.util
+
     from alphad.report import RecordError, load_run, render
+
+    if importlib.util.find_spec("matplotlib") is None:
+        _err("alphad report needs matplotlib: pip install 'alphad[report]'")
+        return 1
 
     try:
         queues = [int(q) for q in args.queues.split(",")] if args.queues else None
