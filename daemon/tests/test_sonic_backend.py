@@ -490,3 +490,44 @@ def test_non_numeric_counter_reads_as_zero_with_a_warning(switch: Switch, cfg: S
     assert s.tx_bytes[0] == 0 and s.tx_packets[0] == 7
     assert s.tx_bytes[1] == np.uint64(2**64 - 1) and s.watermark[1] == 42.0
     assert "1 counter values in COUNTERS_DB are not numbers" in caplog.text
+
+
+@pytest.mark.parametrize("reader", ["lua", "pipeline"])
+def test_redis_restart_between_two_cycles_is_noticed(switch: Switch, cfg: SonicConfig,
+                                                     server, reader: str) -> None:  # type: ignore[no-untyped-def]
+    """No call fails (the client reconnects by itself), yet the restart is seen and
+    the backend recovers before it writes anything."""
+    before = switch.dump()
+    be = SonicBackend(cfg.model_copy(update={"reader": reader}))
+    be.sample()
+    be.apply(changes(be, {("Ethernet0", 0): -1}))
+    entries = dict(be.journal.entries)
+    server.stop()
+    (server.workdir / "dump.rdb").unlink()
+    server.start()
+    switch.load()  # CONFIG_DB reloaded from config_db.json: no clone any more
+    s = be.sample()
+    assert s.alpha[be.topo.find("Ethernet0", 0)] == 8.0
+    state = switch.state_db.hgetall("ALPHAD_JOURNAL|config_db")
+    assert {k: json.loads(state[k]) for k in entries} == entries
+    be.apply(changes(be, {("Ethernet0", 0): -2}))
+    assert switch.config_db.hgetall("BUFFER_PROFILE|alphad_Ethernet0_0") == {
+        "pool": "egress_lossy_pool", "size": "1518", "dynamic_th": "-2"}
+    be.restore()
+    assert switch.dump() == before
+
+
+def test_a_vanished_clone_is_never_recreated_partially(switch: Switch, cfg: SonicConfig) -> None:
+    before = switch.dump()
+    be = SonicBackend(cfg)
+    be.apply(changes(be, {("Ethernet0", 0): -1, ("Ethernet4", 0): -1}))
+    switch.config_db.delete("BUFFER_PROFILE|alphad_Ethernet0_0")  # lost behind our back
+    with pytest.raises(TransientBackendError, match="missing"):
+        be.apply(changes(be, {("Ethernet0", 0): 2, ("Ethernet4", 0): 2}))
+    assert not switch.config_db.exists("BUFFER_PROFILE|alphad_Ethernet0_0")
+    be.apply(changes(be, {("Ethernet0", 0): 2, ("Ethernet4", 0): 2}))  # recovers: clones again
+    assert switch.config_db.hgetall("BUFFER_PROFILE|alphad_Ethernet0_0") == {
+        "pool": "egress_lossy_pool", "size": "1518", "dynamic_th": "2"}
+    assert switch.config_db.hget("BUFFER_QUEUE|Ethernet0|0", "profile") == "alphad_Ethernet0_0"
+    be.restore()
+    assert switch.dump() == before

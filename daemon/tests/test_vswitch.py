@@ -208,3 +208,22 @@ def test_backend_clones_reach_the_asic_and_restore_exactly(vs: VSwitch, server: 
     assert (configdb.dump(cdb, ["BUFFER_*", "FLEX_COUNTER_TABLE*"]),
             configdb.dump(appl, APPL_PATTERNS)) == before
     assert [vs.asic.get_k(i) for i in range(vs.asic.n)] == k_before
+
+
+def test_redis_restart_without_data_sets_the_switch_up_again(vs: VSwitch,
+                                                             server: RedisServer) -> None:
+    t = run(vs, 0.6, 0.0)
+    setups = vs.setups
+    server.stop()
+    server.start()  # empty: no persistence in this fixture
+    assert not server.client(4).exists("CONFIG_DB_INITIALIZED")
+    run(vs, 0.6, t)
+    assert vs.setups == setups + 1
+    assert server.client(4).exists("CONFIG_DB_INITIALIZED")  # config_db.json reloaded
+    assert server.client(2).hlen("COUNTERS_QUEUE_NAME_MAP") == 32 * 8
+    assert server.client(0).exists("BUFFER_PROFILE_TABLE:egress_lossy_profile")
+    assert server.client(6).hget(READY_KEY, "status") == "ready"
+    # notifications work again: a profile change reaches the ASIC
+    server.client(4).hset("BUFFER_PROFILE|egress_lossy_profile", "dynamic_th", "-1")
+    run(vs, 0.05, t + 1.0)
+    assert vs.asic.get_k(qidx(vs, "Ethernet0", 0)) == -1

@@ -71,11 +71,15 @@ class VSwitch:
         self.stop_event = threading.Event()
         self.ticks = 0
         self.reconciles = 0
+        self.setups = 0
+        self._run_id: str | None = None
+        self._run_id_checked = 0.0
 
     # -- setup ---------------------------------------------------------------------
     def setup(self) -> None:
         """(Re)connect: load CONFIG_DB if needed, maps, notifications, full reconcile."""
         cfg_db = self.r["CONFIG_DB"]
+        self._run_id = str(cfg_db.info("server")["run_id"])
         first = self._last_wall is None
         if (first and self.load) or not cfg_db.exists(INIT_FLAG):
             n = write_config_db(cfg_db, self.cfg)
@@ -102,6 +106,7 @@ class VSwitch:
             "status": "ready", "ports": str(len(self.shape.ports)), "queues": str(self.asic.n),
             "pool": self.shape.pool})
         self._ready = True
+        self.setups += 1
 
     def _drain(self) -> None:
         while True:
@@ -132,6 +137,13 @@ class VSwitch:
     def step(self, advance_ns: int | None = None, now: float | None = None) -> None:
         """One tick. ``advance_ns`` defaults to the wall time since the previous tick."""
         now = time.monotonic() if now is None else now
+        if self._ready and now - self._run_id_checked >= 0.5:
+            # The clients reconnect by themselves: a restarted Redis (maybe empty) is
+            # noticed by its new run_id, and everything is set up again.
+            self._run_id_checked = now
+            if str(self.r["CONFIG_DB"].info("server")["run_id"]) != self._run_id:
+                log.warning("Redis restarted; setting the switch up again")
+                self._ready = False
         if not self._ready:
             self.setup()
         self._drain()

@@ -29,6 +29,7 @@ from alphad.sonic import db as sdb
 from alphad.sonic.actuate import (
     FLEX_GROUPS,
     Actuator,
+    ClonesMissing,
     clone_name,
     restore_from,
     set_flex_intervals,
@@ -162,6 +163,9 @@ class SonicBackend:
         except redis.RedisError as e:
             self._down = True
             raise TransientBackendError(f"redis: {e}", backend=self.name, op=op) from None
+        except ClonesMissing as e:
+            self._down = True  # the next call re-learns which clones exist
+            raise TransientBackendError(str(e), backend=self.name, op=op) from None
         except JournalError as e:
             raise FatalBackendError(str(e), backend=self.name, op=op) from None
 
@@ -207,6 +211,11 @@ class SonicBackend:
                              self.poll_ms)
                 self._flex_done = True
             c = self.reader.read()
+            if self.reader.restarted:
+                # Redis restarted between two reads without a failed call in between
+                self.reader.restarted = False
+                log.warning("SONiC Redis restarted; re-checking the journal and the clones")
+                self._recover()
         t = time.monotonic()
         if c.missing_watermarks:
             self._warn_once("wm", "%d queues have no SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES in "

@@ -26,6 +26,7 @@ from alphad.sonic.keys import format_profile_ref
 __all__ = [
     "FLEX_GROUPS",
     "Actuator",
+    "ClonesMissing",
     "Plan",
     "clone_name",
     "layout",
@@ -34,12 +35,22 @@ __all__ = [
 ]
 
 # KEYS: profile hashes; ARGV: dynamic_th values (same order). Atomic, one round trip.
+# A profile that does not exist (Redis lost it) is not created: returns how many.
 _SET_TH_LUA = """
+local missing = 0
 for i = 1, #KEYS do
-  redis.call('HSET', KEYS[i], 'dynamic_th', ARGV[i])
+  if redis.call('EXISTS', KEYS[i]) == 1 then
+    redis.call('HSET', KEYS[i], 'dynamic_th', ARGV[i])
+  else
+    missing = missing + 1
+  end
 end
-return #KEYS
+return missing
 """
+
+
+class ClonesMissing(RuntimeError):
+    """Clone profiles alphad created are gone from CONFIG_DB (Redis lost them)."""
 
 FLEX_GROUPS = ("QUEUE", "QUEUE_WATERMARK", "BUFFER_POOL_WATERMARK")
 
@@ -162,10 +173,13 @@ class Actuator:
         if self._th_sha is None:
             self._th_sha = str(r.script_load(_SET_TH_LUA))
         try:
-            r.evalsha(self._th_sha, len(keys), *keys, *args)
+            missing = r.evalsha(self._th_sha, len(keys), *keys, *args)
         except redis.exceptions.NoScriptError:
             self._th_sha = str(r.script_load(_SET_TH_LUA))
-            r.evalsha(self._th_sha, len(keys), *keys, *args)
+            missing = r.evalsha(self._th_sha, len(keys), *keys, *args)
+        if int(missing):
+            raise ClonesMissing(f"{int(missing)} of {len(keys)} per-queue profiles are missing "
+                                "from CONFIG_DB (Redis restarted without them?)")
 
     def _commit_structure(self, plan: Plan) -> None:
         self.cloned.update(plan.new)

@@ -95,6 +95,10 @@ class CounterReader:
         self._all_keys = self.keys + ([self.pool_key] if self.pool_key else [])
         self._args = [str(self.n)]
         self._sha: str | None = None
+        self._run_id: str | None = None
+        # Set when the reader sees that Redis restarted since the previous read (its
+        # script cache was empty, or its run_id changed); the owner clears it.
+        self.restarted = False
 
     def load_script(self) -> None:
         self._sha = str(self.r.script_load(_READ_LUA))
@@ -108,6 +112,7 @@ class CounterReader:
         try:
             res = self.r.evalsha(self._sha, len(self._all_keys), *self._all_keys, *self._args)
         except NoScriptError:  # Redis restarted: its script cache is empty
+            self.restarted = True
             self.load_script()
             res = self.r.evalsha(self._sha, len(self._all_keys), *self._all_keys, *self._args)
         text, miss_c, miss_w, pool = res
@@ -121,7 +126,12 @@ class CounterReader:
             pipe.hmget(k, QUEUE_FIELDS)
         if self.pool_key:
             pipe.hget(self.pool_key, POOL_FIELD)
+        pipe.info("server")
         res = pipe.execute()
+        run_id = str(res.pop()["run_id"])
+        if self._run_id is not None and run_id != self._run_id:
+            self.restarted = True
+        self._run_id = run_id
         rows = res[: self.n]
         flat = [x for row in rows for x in row]
         miss_w = sum(1 for row in rows if row[-1] is None)
