@@ -62,8 +62,10 @@ class RedisServer:
 
     def __init__(self, workdir: Path, unix_socket: Path | None = None, port: int = 0,
                  persist: bool = False, binary: str | None = None) -> None:
-        self.workdir = Path(workdir)
-        self.unix_socket = Path(unix_socket) if unix_socket else self.workdir / "redis.sock"
+        # absolute: redis-server changes into --dir before it opens the other paths
+        self.workdir = Path(workdir).resolve()
+        self.unix_socket = (Path(unix_socket).resolve() if unix_socket
+                            else self.workdir / "redis.sock")
         self.port = port
         self.persist = persist
         self.binary = binary or shutil.which("redis-server")
