@@ -195,7 +195,7 @@ class GnmiService(pbg.gNMIServicer):  # type: ignore[misc]
         self.stats["set"] += 1
         prefix = request.prefix if request.HasField("prefix") else None
         try:
-            if len(request.union_replace):
+            if "union_replace" in request.DESCRIPTOR.fields_by_name and len(request.union_replace):
                 raise unimplemented("union_replace is not supported")
             ops: list[tuple[str, Any, Any]] = [("delete", p, None) for p in request.delete]
             ops += [("replace", u.path, u.val) for u in request.replace]
