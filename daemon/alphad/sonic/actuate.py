@@ -35,13 +35,15 @@ __all__ = [
 ]
 
 # KEYS: profile hashes; ARGV: dynamic_th values (same order). Atomic, one round trip.
-# A profile that does not exist (Redis lost it) is not created: returns how many.
+# A profile that does not exist (Redis lost it) is not left behind: HSET reports a new
+# field only for a hash without dynamic_th, which is then deleted again within the same
+# atomic script. Returns how many were missing. One call per profile in the normal case.
 _SET_TH_LUA = """
+local call = redis.call
 local missing = 0
 for i = 1, #KEYS do
-  if redis.call('EXISTS', KEYS[i]) == 1 then
-    redis.call('HSET', KEYS[i], 'dynamic_th', ARGV[i])
-  else
+  if call('HSET', KEYS[i], 'dynamic_th', ARGV[i]) == 1 then
+    call('DEL', KEYS[i])
     missing = missing + 1
   end
 end
