@@ -219,6 +219,7 @@ main(int argc, char* argv[])
     uint32_t fanin = 0;
     std::string incastClasses = "0-7";
     std::string wsHosts;
+    std::string sizeClasses;
     std::string incastHosts;
     std::string phases;
     double startS = 0.002;
@@ -265,6 +266,10 @@ main(int argc, char* argv[])
     cmd.AddValue("requestFrac", "query size as a fraction of the leaf buffer", requestFrac);
     cmd.AddValue("fanin", "responders per query (0: all servers of another leaf)", fanin);
     cmd.AddValue("incastClasses", "classes of incast queries", incastClasses);
+    cmd.AddValue("sizeClasses",
+                 "S,L: web-search flows below one BDP go to class S, the others to L "
+                 "(Protean's short/long priorities; overrides the phase's web-search classes)",
+                 sizeClasses);
     cmd.AddValue("wsHosts", "servers (index within a leaf) web-search flows go to (default: all)", wsHosts);
     cmd.AddValue("incastHosts", "servers (index within a leaf) that issue queries (default: all)", incastHosts);
     cmd.AddValue("phases",
@@ -449,6 +454,18 @@ main(int argc, char* argv[])
         {
             queryHosts.push_back(h);
         }
+    }
+    int32_t shortClass = -1;
+    int32_t longClass = -1;
+    if (!sizeClasses.empty())
+    {
+        std::vector<uint32_t> sl = ParseClasses(sizeClasses, "sizeClasses", queues);
+        if (sl.size() != 2)
+        {
+            Fail("sizeClasses", "expected two classes 'S,L'");
+        }
+        shortClass = int32_t(sl[0]);
+        longClass = int32_t(sl[1]);
     }
     mkdir(out.c_str(), 0755);
     {
@@ -717,8 +734,13 @@ main(int argc, char* argv[])
                     uint32_t src = l * servers + uint32_t(u->GetInteger(0, servers - 1));
                     uint32_t dst = m * servers + (wsDst.empty() ? uint32_t(u->GetInteger(0, servers - 1))
                                                                 : pick(wsDst));
-                    traffic->AddFlow(src, dst, sizes.Sample(u), uint8_t(pick(ph.wsClasses)), Seconds(t),
-                                     -1, wsInitCwnd);
+                    uint64_t size = sizes.Sample(u);
+                    uint32_t cls = pick(ph.wsClasses);
+                    if (shortClass >= 0)
+                    {
+                        cls = uint32_t(size < bdpBytes ? shortClass : longClass);
+                    }
+                    traffic->AddFlow(src, dst, size, uint8_t(cls), Seconds(t), -1, wsInitCwnd);
                     ++nWs;
                     t += expo->GetValue(1.0 / lambda, 0);
                 }
@@ -952,7 +974,7 @@ main(int argc, char* argv[])
           << ", \"gen_s\": " << genS << ", \"drain_s\": " << drainS << ", \"seed\": " << seed
           << ", \"cosim\": " << (cosim ? "true" : "false") << ", \"cosim_interval_us\": " << cosimIntervalUs
           << ", \"cosim_delay_us\": " << cosimDelayUs << ", \"groups\": \"" << groups
-          << "\", \"protean_short\": " << proteanShort << ", \"protean_long\": " << proteanLong
+          << "\", \"size_classes\": \"" << sizeClasses << "\", \"protean_short\": " << proteanShort << ", \"protean_long\": " << proteanLong
           << ", \"min_rto_ms\": " << minRtoMs << "},\n";
         f << "  \"base_rtt_ns\": " << baseRtt.GetNanoSeconds() << ",\n";
         f << "  \"bdp_bytes\": " << bdpBytes << ",\n";

@@ -103,6 +103,9 @@ def metrics(runs: Run | Iterable[Run], short_max: int = SHORT_MAX,
     }
     m.update(_stats(slow[short], "short_slowdown"))
     m.update(_stats(slow[inc], "incast_slowdown", (50, 99)))
+    fct_ms = slow * flows["ideal_ns"] / 1e6
+    m.update(_stats(fct_ms[inc], "incast_fct_ms", (50, 99, 99.9)))
+    m.update(_stats(fct_ms[short], "short_fct_ms", (50, 99, 99.9)))
     m["long_slowdown_p50"] = percentile(slow[long_], 50)
     done_long = long_ & ~unfinished
     m["long_fct_ms_mean"] = float(np.mean(flows["fct_ns"][done_long]) / 1e6) if done_long.any() \

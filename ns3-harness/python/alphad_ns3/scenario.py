@@ -51,6 +51,7 @@ class Scenario(_Model):
     request_frac: Annotated[float, Field(gt=0, le=10)] = 0.75  # of the leaf buffer
     fanin: Annotated[int, Field(ge=0)] = 0  # 0: all servers of another leaf
     incast_classes: Classes = "0-7"
+    size_classes: Annotated[str, Field(pattern=r"^(\d+,\d+)?$")] = ""  # "S,L": by flow size
     ws_hosts: Annotated[str, Field(pattern=r"^(\d+(-\d+)?(,\d+(-\d+)?)*)?$")] = ""  # "": all servers
     incast_hosts: Annotated[str, Field(pattern=r"^(\d+(-\d+)?(,\d+(-\d+)?)*)?$")] = ""
     phases: str = ""  # dur_ms,load,ws,qps,request_frac,incast;... (see the program's --help)
@@ -137,6 +138,8 @@ class RunSpec(_Model):
         ]
         if s.phases:
             a.append(f"--phases={s.phases}")
+        if s.size_classes:
+            a.append(f"--sizeClasses={s.size_classes}")
         if s.ws_hosts:
             a.append(f"--wsHosts={s.ws_hosts}")
         if s.incast_hosts:
