@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
+import numpy as np
 from fastapi import Depends, FastAPI, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -29,12 +30,11 @@ from alphad import __version__
 from alphad.reconfig import ConfigStore, ConfigUpdateError, hot_view
 
 if TYPE_CHECKING:
-    import numpy as np
     import uvicorn
 
     from alphad.history import History
     from alphad.loop import Daemon
-    from alphad.metrics import Metrics
+    from alphad.metrics import Metrics, QueueSnapshot
 
 __all__ = ["ApiServer", "ConfigUpdate", "create_app", "state_json"]
 
@@ -62,7 +62,11 @@ def _f(x: float | None) -> float | None:
 
 
 def _fl(a: np.ndarray | None) -> list[float | None] | None:
-    return None if a is None else [_f(v) for v in a.tolist()]
+    if a is None:
+        return None
+    if np.isfinite(a).all():  # the common case: no per-value check
+        return a.tolist()  # type: ignore[no-any-return]
+    return [_f(v) for v in a.tolist()]
 
 
 def state_json(d: Daemon) -> dict[str, Any]:
@@ -100,25 +104,38 @@ def state_json(d: Daemon) -> dict[str, Any]:
         drops_port[p] += v
     out["ports"] = [{"name": n, "speed_bps": sp, "dropped_bytes": dr} for n, sp, dr in
                     zip(topo.ports, topo.port_speed_bps.tolist(), drops_port, strict=True)]
-    cols = {
-        "occupancy_bytes": _fl(sm.occupancy),
-        "watermark_bytes": _fl(sm.watermark),
-        "threshold_bytes": _fl(s.threshold),
-        "alpha": _fl(sm.alpha),
-        "log2_alpha": _fl(s.log2_alpha),
-        "target_alpha": _fl(s.target),
-        "gamma": _fl(s.gamma),
-        "dropped_bytes": _fl(s.drops_total),
-    }
-    prio = cl.prio.tolist()
-    qp, qi = topo.queue_port.tolist(), topo.queue_index.tolist()
-    out["queues"] = [
-        {"port": topo.ports[qp[i]], "queue": qi[i],
-         "priority": cl.names[prio[i]] if prio[i] >= 0 else None,
-         **{k: (v[i] if v is not None else None) for k, v in cols.items()}}
-        for i in range(topo.n)
-    ]
+    out["queues"] = _queues(s)
     return out
+
+
+def _queues(s: QueueSnapshot, i: int | None = None) -> list[dict[str, Any]]:
+    """Every queue's row, or only that of queue position ``i``."""
+    topo, sm, cl = s.topo, s.sample, s.classes
+    sel = slice(None) if i is None else slice(i, i + 1)
+
+    def col(a: np.ndarray | None) -> list[float | None] | None:
+        return None if a is None else _fl(a[sel])
+
+    cols = {
+        "occupancy_bytes": col(sm.occupancy),
+        "watermark_bytes": col(sm.watermark),
+        "threshold_bytes": col(s.threshold),
+        "alpha": col(sm.alpha),
+        "log2_alpha": col(s.log2_alpha),
+        "target_alpha": col(s.target),
+        "gamma": col(s.gamma),
+        "dropped_bytes": col(s.drops_total),
+    }
+    qp = topo.queue_port[sel].tolist()
+    none = [None] * len(qp)
+    keys = ("port", "queue", "priority", *cols)
+    columns = (
+        [topo.ports[p] for p in qp],
+        topo.queue_index[sel].tolist(),
+        [cl.names[p] if p >= 0 else None for p in cl.prio[sel].tolist()],
+        *(v if v is not None else none for v in cols.values()),
+    )
+    return [dict(zip(keys, row, strict=True)) for row in zip(*columns, strict=True)]
 
 
 def _error_lines(exc: RequestValidationError) -> list[str]:
@@ -201,7 +218,7 @@ def create_app(daemon: Daemon, store: ConfigStore | None = None,
             i = s.topo.find(port, queue)
         except KeyError as e:
             raise HTTPException(404, str(e.args[0])) from None
-        one = state_json(daemon)["queues"][i]
+        one = _queues(s, i)[0]
         one["switch"] = s.topo.switch
         one["t"] = s.sample.t
         one["history"] = history.queue(i) if history is not None else None
@@ -239,11 +256,11 @@ def create_app(daemon: Daemon, store: ConfigStore | None = None,
     @app.get("/metrics", tags=["metrics"], summary="Prometheus metrics",
              response_class=Response)
     def prometheus() -> Response:
-        from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+        from prometheus_client import CONTENT_TYPE_LATEST
 
         if metrics is None:
             raise HTTPException(404, "metrics are disabled")
-        return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
+        return Response(metrics.exposition(), media_type=CONTENT_TYPE_LATEST)
 
     @app.get("/", include_in_schema=False)
     def page() -> FileResponse:

@@ -11,21 +11,23 @@ metadata. The registry is injectable for tests.
 from __future__ import annotations
 
 import math
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import numpy as np
 from prometheus_client import (
+    CONTENT_TYPE_LATEST,
     CollectorRegistry,
     Counter,
     Gauge,
     Histogram,
     ProcessCollector,
     disable_created_metrics,
+    generate_latest,
 )
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
-from prometheus_client.registry import Collector
 
 from alphad import __version__
 from alphad.model import Classes, Sample, Topology
@@ -60,85 +62,120 @@ class QueueSnapshot:
         return np.rint(np.log2(np.maximum(self.sample.alpha, 1e-300)))
 
 
-class _QueueCollector(Collector):
+def _label(v: str) -> str:
+    return v.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def _go(x: float) -> str:
+    """A float as Prometheus' text format writes it."""
+    if x != x:
+        return "NaN"
+    if x in (math.inf, -math.inf):
+        return "+Inf" if x > 0 else "-Inf"
+    return repr(x)
+
+
+def _values(a: np.ndarray) -> list[str]:
+    v = np.asarray(a, dtype=np.float64)
+    if np.isfinite(v).all():
+        return list(map(float.__repr__, v.tolist()))
+    return [_go(x) for x in v.tolist()]
+
+
+# Per-queue families: (name, type, help, value of a snapshot or None when absent).
+_QUEUE_FAMILIES: tuple[tuple[str, str, str, Callable[[QueueSnapshot], np.ndarray | None]], ...] = (
+    ("alphad_queue_occupancy_bytes", "gauge", "Queue occupancy at the last read",
+     lambda s: s.sample.occupancy),
+    ("alphad_queue_watermark_bytes", "gauge",
+     "Peak queue occupancy in the last interval (shared watermark)", lambda s: s.sample.watermark),
+    ("alphad_queue_threshold_bytes", "gauge",
+     "DT threshold alpha*(B-Q) with the interval's lowest free buffer", lambda s: s.threshold),
+    ("alphad_queue_alpha", "gauge", "Alpha in effect on the queue", lambda s: s.sample.alpha),
+    ("alphad_queue_log2_alpha", "gauge", "log2 of the alpha in effect (dynamic_th)",
+     lambda s: s.log2_alpha),
+    ("alphad_queue_target_alpha", "gauge", "Alpha the scheme asked for, before rounding",
+     lambda s: s.target),
+    ("alphad_queue_gamma", "gauge", "gamma = mu/b: normalized drain rate (ABM Eq. 9)",
+     lambda s: s.gamma),
+    ("alphad_queue_dropped_bytes_total", "counter",
+     "Bytes dropped, over the intervals alphad saw", lambda s: s.drops_total),
+    ("alphad_queue_dropped_packets_total", "counter",
+     "Packets dropped, over the intervals alphad saw", lambda s: s.drop_packets_total),
+    ("alphad_queue_transmitted_bytes_total", "counter",
+     "Bytes sent, over the intervals alphad saw", lambda s: s.tx_total),
+)
+
+
+class _SnapshotText:
+    """Renders the latest snapshot in Prometheus' text format, directly.
+
+    prometheus-client's generic path costs ~15 us per sample; here the label
+    sets are built once per (topology, classes) and a sample is one f-string,
+    so a scrape of a 512-queue switch stays in the low milliseconds.
+    """
+
     def __init__(self) -> None:
         self.snapshot: QueueSnapshot | None = None
+        self._key: tuple[object, object] | None = None
+        self._labels: list[str] = []
 
-    def collect(self) -> Iterator[Metric]:
+    def _queue_labels(self, s: QueueSnapshot) -> list[str]:
+        if self._key is None or self._key[0] is not s.topo or self._key[1] is not s.classes:
+            t, c = s.topo, s.classes
+            sw = _label(t.switch)
+            ports = [_label(p) for p in t.ports]
+            prios = [_label(n) for n in c.names]
+            self._labels = [
+                f'{{port="{ports[p]}",priority="{prios[pr] if pr >= 0 else ""}",'
+                f'queue="{q}",switch="{sw}"}}'
+                for p, q, pr in zip(t.queue_port.tolist(), t.queue_index.tolist(),
+                                    c.prio.tolist(), strict=True)]
+            self._key = (s.topo, s.classes)
+        return self._labels
+
+    def render(self) -> str:
         s = self.snapshot
         if s is None:
-            return
-        topo, sm = s.topo, s.sample
-        sw = topo.switch
-        labels = ["switch", "port", "queue", "priority"]
-        names = [topo.ports[p] for p in topo.queue_port]
-        prio = [s.classes.names[p] if p >= 0 else "" for p in s.classes.prio]
-        rows = [[sw, port, str(q), pr] for port, q, pr in
-                zip(names, topo.queue_index.tolist(), prio, strict=True)]
+            return ""
+        out: list[str] = []
+        labels = self._queue_labels(s)
+        for name, kind, doc, get in _QUEUE_FAMILIES:
+            values = get(s)
+            if values is None:
+                continue
+            out.append(f"# HELP {name} {doc}\n# TYPE {name} {kind}\n")
+            out.extend(f"{name}{lab} {v}\n" for lab, v in zip(labels, _values(values),
+                                                                strict=True))
+        sw = _label(s.topo.switch)
+        names = [_label(n) for n in s.classes.names]
 
-        def fam(name: str, doc: str, values: np.ndarray, counter: bool = False) -> Metric:
-            g: Metric = (CounterMetricFamily(name, doc, labels=labels) if counter
-                         else GaugeMetricFamily(name, doc, labels=labels))
-            for row, v in zip(rows, values.tolist(), strict=True):
-                g.add_metric(row, v)  # type: ignore[attr-defined]
-            return g
+        def per_priority(name: str, doc: str, values: np.ndarray) -> None:
+            out.append(f"# HELP {name} {doc}\n# TYPE {name} gauge\n")
+            out.extend(f'{name}{{priority="{n}",switch="{sw}"}} {v}\n'
+                       for n, v in zip(names, _values(values), strict=True))
 
-        if sm.occupancy is not None:
-            yield fam("alphad_queue_occupancy_bytes", "Queue occupancy at the last read",
-                      sm.occupancy)
-        yield fam("alphad_queue_watermark_bytes",
-                  "Peak queue occupancy in the last interval (shared watermark)", sm.watermark)
-        yield fam("alphad_queue_threshold_bytes",
-                  "DT threshold alpha*(B-Q) with the interval's lowest free buffer", s.threshold)
-        yield fam("alphad_queue_alpha", "Alpha in effect on the queue", sm.alpha)
-        yield fam("alphad_queue_log2_alpha", "log2 of the alpha in effect (dynamic_th)",
-                  s.log2_alpha)
-        yield fam("alphad_queue_target_alpha", "Alpha the scheme asked for, before rounding",
-                  s.target)
-        if s.gamma is not None:
-            yield fam("alphad_queue_gamma",
-                      "gamma = mu/b: normalized drain rate (ABM Eq. 9)", s.gamma)
-        yield fam("alphad_queue_dropped_bytes", "Bytes dropped, over the intervals alphad saw",
-                  s.drops_total, counter=True)
-        if s.drop_packets_total is not None:
-            yield fam("alphad_queue_dropped_packets",
-                      "Packets dropped, over the intervals alphad saw", s.drop_packets_total,
-                      counter=True)
-        if s.tx_total is not None:
-            yield fam("alphad_queue_transmitted_bytes",
-                      "Bytes sent, over the intervals alphad saw", s.tx_total, counter=True)
+        def one(name: str, doc: str, value: float, extra: str = "") -> None:
+            out.append(f"# HELP {name} {doc}\n# TYPE {name} gauge\n"
+                       f'{name}{{{extra}switch="{sw}"}} {_go(float(value))}\n')
+
         if s.n_p is not None:
-            g = GaugeMetricFamily("alphad_priority_congested_queues",
-                                  "n_p: congested queues of the priority, switch-wide (ABM Eq. 9)",
-                                  labels=["switch", "priority"])
-            for name, v in zip(s.classes.names, s.n_p.tolist(), strict=True):
-                g.add_metric([sw, name], v)
-            yield g
-        a = GaugeMetricFamily("alphad_priority_alpha", "alpha_p: the operator's alpha of the "
-                              "priority", labels=["switch", "priority"])
-        for name, v in zip(s.classes.names, s.classes.alpha_p.tolist(), strict=True):
-            a.add_metric([sw, name], v)
-        yield a
-        yield _one("alphad_pool_size_bytes", "Size B of the shared buffer pool", sw,
-                   topo.buffer_bytes)
+            per_priority("alphad_priority_congested_queues",
+                         "n_p: congested queues of the priority, switch-wide (ABM Eq. 9)", s.n_p)
+        per_priority("alphad_priority_alpha", "alpha_p: the operator's alpha of the priority",
+                     s.classes.alpha_p)
+        sm = s.sample
+        one("alphad_pool_size_bytes", "Size B of the shared buffer pool", s.topo.buffer_bytes)
         if sm.pool_occupancy is not None:
-            yield _one("alphad_pool_occupancy_bytes", "Shared pool occupancy at the last read",
-                       sw, sm.pool_occupancy)
+            one("alphad_pool_occupancy_bytes", "Shared pool occupancy at the last read",
+                sm.pool_occupancy)
         if sm.pool_watermark is not None:
-            yield _one("alphad_pool_watermark_bytes",
-                       "Peak shared pool occupancy in the last interval", sw, sm.pool_watermark)
-        info = GaugeMetricFamily("alphad_scheme_info", "Buffer-management scheme in use",
-                                 labels=["switch", "scheme"])
-        info.add_metric([sw, s.scheme], 1.0)
-        yield info
-        yield _one("alphad_sample_timestamp_seconds",
-                   "Time of the last sample on the backend's clock", sw, sm.t)
-
-
-def _one(name: str, doc: str, switch: str, value: float) -> GaugeMetricFamily:
-    g = GaugeMetricFamily(name, doc, labels=["switch"])
-    g.add_metric([switch], value)
-    return g
+            one("alphad_pool_watermark_bytes", "Peak shared pool occupancy in the last interval",
+                sm.pool_watermark)
+        one("alphad_scheme_info", "Buffer-management scheme in use", 1.0,
+            f'scheme="{_label(s.scheme)}",')
+        one("alphad_sample_timestamp_seconds", "Time of the last sample on the backend's clock",
+            sm.t)
+        return "".join(out)
 
 
 class Metrics:
@@ -183,8 +220,7 @@ class Metrics:
                            ["version"], registry=r)
         self.build.labels(__version__).set(1)
         ProcessCollector(registry=r)  # process_cpu_seconds_total, process_resident_memory_bytes
-        self._queues = _QueueCollector()
-        r.register(self._queues)
+        self._queues = _SnapshotText()  # per-queue series, rendered at scrape time
         self.switch: str | None = None
         self._last_sample = math.nan
 
@@ -245,8 +281,31 @@ class Metrics:
     def publish(self, snap: QueueSnapshot) -> None:
         self._queues.snapshot = snap  # atomic reference swap
 
-    def serve(self, host: str, port: int) -> object:
-        """Serve /metrics over HTTP in a background thread."""
-        from prometheus_client import start_http_server
+    def exposition(self) -> bytes:
+        """The full scrape, Prometheus text format 0.0.4."""
+        return generate_latest(self.registry) + self._queues.render().encode()
 
-        return start_http_server(port, addr=host, registry=self.registry)
+    def serve(self, host: str, port: int) -> ThreadingHTTPServer:
+        """Serve /metrics over HTTP in a background thread (``metrics.listen``)."""
+        metrics = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                if self.path.split("?")[0] not in ("/", "/metrics"):
+                    self.send_error(404)
+                    return
+                body = metrics.exposition()
+                self.send_response(200)
+                self.send_header("Content-Type", CONTENT_TYPE_LATEST)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *_args: object) -> None:
+                pass
+
+        server = ThreadingHTTPServer((host, port), Handler)
+        server.daemon_threads = True
+        threading.Thread(target=server.serve_forever, name="alphad-metrics",
+                         daemon=True).start()
+        return server

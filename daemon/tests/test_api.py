@@ -108,6 +108,12 @@ def test_one_queue_with_history(rig: Rig) -> None:
     assert r.status_code == 200
     q = r.json()
     assert q["port"] == "Ethernet0" and q["queue"] == 1 and q["priority"] == "bulk"
+    s = rig.daemon.snapshot
+    assert s is not None
+    assert q["alpha"] == s.sample.alpha[1] and q["log2_alpha"] == np.log2(q["alpha"])
+    assert q["watermark_bytes"] == s.sample.watermark[1] and q["gamma"] == s.gamma[1]
+    assert q == {**rig.client.get("/v1/state").json()["queues"][1],
+                 "switch": "switch", "t": s.sample.t, "history": q["history"]}
     h = q["history"]
     assert len(h["t"]) == 10 and len(h["alpha"]) == 10
     assert h["t"] == sorted(h["t"]) and max(h["watermark_bytes"]) > 0

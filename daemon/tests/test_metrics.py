@@ -11,7 +11,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 from _obs_support import write_config
-from prometheus_client import generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
 from alphad.backends.sai import VasicBackend
@@ -38,12 +37,12 @@ def run(tmp_path: Path) -> Iterator[tuple[Daemon, VasicBackend, Metrics]]:
 
 
 def _families(m: Metrics) -> dict[str, object]:
-    text = generate_latest(m.registry).decode()
+    text = m.exposition().decode()
     return {f.name: f for f in text_string_to_metric_families(text)}
 
 
 def _value(m: Metrics, name: str, **labels: str) -> float:
-    for fam in text_string_to_metric_families(generate_latest(m.registry).decode()):
+    for fam in text_string_to_metric_families(m.exposition().decode()):
         for s in fam.samples:
             if s.name == name and all(s.labels.get(k) == v for k, v in labels.items()):
                 return float(s.value)
@@ -53,7 +52,7 @@ def _value(m: Metrics, name: str, **labels: str) -> float:
 def test_scrape_passes_promtool_check_metrics(run: tuple[Daemon, VasicBackend, Metrics]) -> None:
     promtool = shutil.which("promtool")
     assert promtool, "promtool is missing: apt-get install prometheus (see .ci/run)"
-    text = generate_latest(run[2].registry)
+    text = run[2].exposition()
     r = subprocess.run([promtool, "check", "metrics"], input=text, capture_output=True,
                        timeout=30)
     assert r.returncode == 0 and not r.stdout.strip() and not r.stderr.strip(), \
@@ -127,3 +126,33 @@ def test_overruns_counted(run: tuple[Daemon, VasicBackend, Metrics]) -> None:
     d.metrics.count_overrun()  # type: ignore[union-attr]
     assert _value(m, "alphad_loop_overruns_total") == 1
     assert _value(m, "alphad_backend_errors_total", op="sample") == 0
+
+
+def test_text_rendering_escapes_labels_and_writes_non_finite_values() -> None:
+    from conftest import make_sample, make_topology
+
+    from alphad.controller import build_classes
+    from alphad.metrics import QueueSnapshot
+
+    topo = make_topology(ports=2, queues=2)
+    topo = type(topo)(ports=('Eth"0\\a', "Eth\n1"), port_speed_bps=topo.port_speed_bps,
+                      queue_port=topo.queue_port, queue_index=topo.queue_index,
+                      buffer_bytes=topo.buffer_bytes, switch="leaf-1")
+    classes = build_classes(topo, [("bulk", [0], 0.5, None)])
+    s = make_sample(topo, 1.0, wm=np.array([1.0, 2.0, 3.0, 4.0]))
+    m = Metrics()
+    m.bind("leaf-1")
+    m.publish(QueueSnapshot(topo, classes, s, threshold=np.array([np.inf, 1.0, 2.0, 3.0]),
+                            target=np.array([np.nan, 0.5, 0.5, 0.5]), gamma=None, n_p=None,
+                            drops_total=np.zeros(4), scheme="abm"))
+    fams = {f.name: f for f in text_string_to_metric_families(m.exposition().decode())}
+    wm = {(x.labels["port"], x.labels["queue"], x.labels["priority"]): x.value
+          for x in fams["alphad_queue_watermark_bytes"].samples}
+    assert wm == {('Eth"0\\a', "0", "bulk"): 1.0, ('Eth"0\\a', "1", ""): 2.0,
+                  ("Eth\n1", "0", "bulk"): 3.0, ("Eth\n1", "1", ""): 4.0}
+    thr = [x.value for x in fams["alphad_queue_threshold_bytes"].samples]
+    assert thr[0] == float("inf") and thr[1:] == [1.0, 2.0, 3.0]
+    assert np.isnan(fams["alphad_queue_target_alpha"].samples[0].value)
+    assert "alphad_queue_gamma" not in fams and "alphad_priority_congested_queues" not in fams
+    assert fams["alphad_scheme_info"].samples[0].labels == {"switch": "leaf-1",
+                                                             "scheme": "abm"}
