@@ -121,6 +121,10 @@ class Credentials:
     def still_valid(self, name: str) -> None:
         if self.path is None:
             return
+        try:
+            self._reload()
+        except AuthError:
+            pass  # keep the users we had
         u = self._users.get(name)
         if u is None:
             raise GnmiError(grpc.StatusCode.UNAUTHENTICATED, f"user {name!r} was removed")

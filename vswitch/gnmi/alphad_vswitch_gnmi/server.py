@@ -412,6 +412,7 @@ class GnmiService(pbg.gNMIServicer):  # type: ignore[misc]
             s.next = t0 + step
             s.next_hb = t0 + s.heartbeat if s.heartbeat else float("inf")
         yield sync
+        half_closed = False
         while not stop.is_set():
             now = time.monotonic()
             for s in subs:
@@ -430,12 +431,16 @@ class GnmiService(pbg.gNMIServicer):  # type: ignore[misc]
             self.creds.still_valid(user)
             wait = max(0.0, min(min(s.next for s in subs), min(s.next_hb for s in subs))
                        - time.monotonic())
+            if half_closed:  # the client sends nothing more; it ends the RPC by cancelling
+                stop.wait(min(wait, 0.5))
+                continue
             try:
                 r = reqs.get(timeout=min(wait, 0.5))
             except queue.Empty:
                 continue
             if r is None:
-                return
+                half_closed = True
+                continue
             if r.HasField("subscribe"):
                 raise invalid("a Subscribe RPC takes one SubscriptionList")
 
