@@ -49,6 +49,11 @@ def cmd_check_config(args: argparse.Namespace) -> int:
     if cfg is None:
         return 2
     problem = check_scheme(cfg)
+    if problem is None and cfg.api.enabled:
+        try:
+            cfg.api.read_token()
+        except ValueError as e:
+            problem = str(e)
     if problem:
         _err(f"invalid configuration {args.config}:\n  {problem}")
         return 2

@@ -100,3 +100,14 @@ def test_sighup_rereads_the_file_and_keeps_running_on_a_bad_one(tmp_path: Path) 
     assert proc.returncode == 128 + signal.SIGTERM, err
     assert "SIGHUP: invalid configuration" in err and "priorities[1].alpha" in err
     assert "restored=yes" in err
+
+
+def test_check_config_reads_the_token_file(tmp_path: Path) -> None:
+    cfg = write_config(tmp_path, api="token_file: missing-token")
+    r = subprocess.run([sys.executable, "-m", "alphad.cli", "check-config", "-c", str(cfg)],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "api.token_file: cannot read" in r.stderr
+    (tmp_path / "missing-token").write_text(TOKEN + "\n")
+    r = subprocess.run([sys.executable, "-m", "alphad.cli", "check-config", "-c", str(cfg)],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and "OK" in r.stdout, r.stderr
