@@ -164,7 +164,8 @@ def switch() -> dict[str, Any]:
         "{{port}}/{{queue}}")], "percentunit",
         desc="Peak length of each queue in the interval against its DT threshold "
              "alpha*(B-Q): one row per queue; at 0.9 and above the queue counts as congested.",
-        options={"calculate": False, "cellGap": 1, "yAxis": {"axisPlacement": "left"},
+        options={"calculate": False, "cellGap": 1, "showValue": "never",
+                 "yAxis": {"axisPlacement": "left"},
                  "rowsFrame": {"layout": "auto"},
                  "color": {"mode": "scheme", "scheme": "Oranges", "steps": 64,
                            "min": 0, "max": 1.2, "exponent": 0.5, "fill": "dark-orange",
