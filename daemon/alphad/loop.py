@@ -117,7 +117,7 @@ class Daemon:
             self.metrics.set_interval(self.interval)
         log.info("configuration applied: scheme %s, interval %g ms, alphas %s",
                  ctrl.scheme_name, self.interval * 1e3,
-                 ", ".join(f"{p.name}={p.alpha:g}" for p in p.cfg.priorities))
+                 ", ".join(f"{c.name}={c.alpha:g}" for c in p.cfg.priorities))
         p.applied.set()
 
     def set_failsafe(self, active: bool, reason: str = "") -> None:
