@@ -175,6 +175,9 @@ class Config(Strict):
     estimate: EstimateConfig = EstimateConfig()
     backend: Any  # validated against the backend type's own model, see _validate_backend
     ports: list[str] | None = None  # managed ports; None = all
+    # the switch's name in metrics (label `switch`) and the API; None = the backend's
+    switch_name: Annotated[str | None, Field(min_length=1, max_length=128,
+                                             pattern=r"^[A-Za-z0-9_.:-]+$")] = None
     metrics: MetricsConfig = MetricsConfig()
     api: ApiConfig = ApiConfig()
     view: bool = False

@@ -7,6 +7,7 @@ Controller is rebuilt from the new settings while the backend stays.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import math
 import signal
@@ -54,6 +55,8 @@ class Daemon:
         self.cfg = cfg
         self.backend = backend
         self.topo = backend.topology()
+        if cfg.switch_name:
+            self.topo = dataclasses.replace(self.topo, switch=cfg.switch_name)
         self.controller = Controller.from_config(cfg, self.topo)
         self.interval = cfg.interval
         self.metrics = metrics

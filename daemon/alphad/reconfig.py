@@ -34,7 +34,7 @@ __all__ = ["ConfigStore", "ConfigUpdateError", "Outcome", "edit_yaml", "hot_view
 log = logging.getLogger("alphad")
 
 # Parts of the configuration that need a restart (everything else is applied live).
-_RESTART_KEYS = ("backend", "metrics", "api", "view", "log_level")
+_RESTART_KEYS = ("backend", "metrics", "api", "view", "log_level", "switch_name")
 
 
 class ConfigUpdateError(Exception):

@@ -26,7 +26,7 @@ def free_port() -> int:
 
 def write_config(tmp: Path, clock: str = "manual", interval: str = "1ms",
                  api: str | None = None, metrics: str = "enabled: false",
-                 name: str = "alphad.yaml") -> Path:
+                 name: str = "alphad.yaml", extra: str = "") -> Path:
     """A commented config on the default scenario (comments must survive write-back)."""
     api = api if api is not None else f'listen: "127.0.0.1:{free_port()}", token: {TOKEN}'
     text = f"""\
@@ -50,7 +50,7 @@ backend:
 
 metrics: {{{metrics}}}
 api: {{{api}}}
-"""
+{extra}"""
     p = tmp / name
     p.write_text(text)
     return p

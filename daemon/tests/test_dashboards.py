@@ -126,22 +126,32 @@ def _substitute(expr: str, variables: dict[str, str]) -> str:
     return expr
 
 
+FLEET = ("leaf-1", "leaf-2")
+
+
 @pytest.fixture
 def prometheus_on_alphad(tmp_path: Path) -> Iterator[str]:
-    """A running alphad and a real Prometheus scraping it; yields Prometheus's URL."""
+    """Two running alphad (a small fleet: switches leaf-1 and leaf-2) and a real
+    Prometheus scraping them; yields Prometheus's URL."""
     prom = _tool("prometheus")
-    mport, pport = free_port(), free_port()
-    cfg = write_config(tmp_path, clock="realtime", interval="10ms",
-                       metrics=f'listen: "127.0.0.1:{mport}"')
-    alphad = start_alphad(cfg)
+    ports = [free_port() for _ in FLEET]
+    daemons = []
     procs = []
     try:
-        wait_http(f"http://127.0.0.1:{mport}/metrics", alphad)
-        # The shipped scrape config, pointed at this alphad, scraping every second.
+        for name, mport in zip(FLEET, ports, strict=True):
+            cfg = write_config(tmp_path, clock="realtime", interval="10ms",
+                               metrics=f'listen: "127.0.0.1:{mport}"', name=f"{name}.yaml",
+                               extra=f"switch_name: {name}\n")
+            daemons.append(start_alphad(cfg))
+        for mport, d in zip(ports, daemons, strict=True):
+            wait_http(f"http://127.0.0.1:{mport}/metrics", d)
+        # The shipped scrape config, pointed at these daemons, scraping every second.
+        pport = free_port()
         pc = yaml.safe_load((DASH / "prometheus.yml").read_text())
         pc["global"].update(scrape_interval=f"{int(SCRAPE)}s",
                             evaluation_interval=f"{int(SCRAPE)}s")
-        pc["scrape_configs"][0]["static_configs"] = [{"targets": [f"127.0.0.1:{mport}"]}]
+        pc["scrape_configs"][0]["static_configs"] = [
+            {"targets": [f"127.0.0.1:{p}" for p in ports]}]
         pc["rule_files"] = [str(DASH / "alerts.yml")]
         (tmp_path / "prometheus.yml").write_text(yaml.safe_dump(pc))
         r = subprocess.run([_tool("promtool"), "check", "config",
@@ -163,7 +173,8 @@ def prometheus_on_alphad(tmp_path: Path) -> Iterator[str]:
                 p.communicate(timeout=10)
             except subprocess.TimeoutExpired:
                 p.kill()
-        stop_alphad(alphad)
+        for d in daemons:
+            stop_alphad(d)
 
 
 def _query(url: str, expr: str) -> list[Any]:
@@ -185,22 +196,32 @@ def test_every_panel_query_returns_data_from_a_real_prometheus(
         assert time.monotonic() - t0 < 40, "Prometheus collected no alphad samples"
         time.sleep(0.5)
     up = _query(url, 'up{job="alphad"}')
-    assert up and up[0]["value"][1] == "1"
+    assert len(up) == 2 and {r["value"][1] for r in up} == {"1"}
     # Template variables: label_values(metric, label) the way Grafana asks for it.
     switches = httpx.get(f"{url}/api/v1/label/switch/values",
                          params={"match[]": "alphad_scheme_info"}, timeout=10).json()["data"]
-    assert switches == ["switch"]
+    assert switches == list(FLEET)
     ports = httpx.get(f"{url}/api/v1/label/port/values",
-                      params={"match[]": 'alphad_queue_alpha{switch="switch"}'},
+                      params={"match[]": 'alphad_queue_alpha{switch="leaf-2"}'},
                       timeout=10).json()["data"]
     assert len(ports) == 16 and "Ethernet60" in ports
-    variables = _variables("switch")
     empty, checked = [], 0
     for path in JSONS:
-        for where, expr in _exprs(_load(path)):
+        d = _load(path)
+        # Fleet and health dashboards: every switch ("All"); the switch dashboard: one.
+        multi = next(v for v in d["templating"]["list"] if v["name"] == "switch")["multi"]
+        variables = _variables(".*" if multi else "leaf-2")
+        for where, expr in _exprs(d):
             result = _query(url, _substitute(expr, variables))
             checked += 1
             if not result:
                 empty.append(f"{where}: {expr}")
+            elif multi and "by (switch" in expr and "topk" not in expr:  # each switch
+                assert {r["metric"].get("switch") for r in result} == set(FLEET), where
+            elif not multi:  # only the chosen switch
+                assert {r["metric"].get("switch", "leaf-2") for r in result} == {"leaf-2"}, \
+                    where
     assert checked >= 40
     assert not empty, "queries without data:\n" + "\n".join(empty)
+    # Fleet-wide figures count both switches.
+    assert _query(url, "count(alphad_scheme_info)")[0]["value"][1] == "2"
