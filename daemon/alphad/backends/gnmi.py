@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import math
 import re
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import grpc
@@ -47,7 +48,7 @@ __all__ = ["CONFIGS", "GnmiBackend", "GnmiConfig", "open_backend"]
 
 log = logging.getLogger("alphad.gnmi")
 
-ConfigPath = Annotated[Any, BeforeValidator(lambda v, info: resolve_path(v, info))]
+ConfigPath = Annotated[Path, BeforeValidator(lambda v, info: resolve_path(v, info))]
 _ADDR = re.compile(r"^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.\-]+):(\d{1,5})$")
 # Set failures that say the switch refuses the request itself: retrying cannot help
 _REFUSED = {grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.NOT_FOUND,
@@ -89,7 +90,7 @@ class GnmiConfig(BaseModel):
     poll_interval: Duration | None = None  # flex counter POLL_INTERVAL; default sample_interval
     pool: Annotated[str | None, Field(min_length=1)] = None
     pool_watermark: bool = True
-    journal: ConfigPath = "/var/lib/alphad/gnmi-journal.json"
+    journal: ConfigPath = Path("/var/lib/alphad/gnmi-journal.json")
 
     @field_validator("address")
     @classmethod

@@ -186,7 +186,8 @@ class TelemetryStream:
             return self.last_error
         if not self.last_update:
             return "no telemetry received yet"
-        return f"no telemetry for {self.age():.1f} s"
+        return (f"gNMI telemetry stalled: no update for {self.age():.1f} s (limit "
+                f"{self.stall_after:g} s)")
 
     # -- thread --------------------------------------------------------------------
     def _requests(self, done: threading.Event) -> Iterator[Any]:
