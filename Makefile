@@ -11,16 +11,17 @@ export ALPHAD_SAI_LIB_DIR := $(CURDIR)/$(SHIM_BUILD)
 .PHONY: all setup venv shim run test test-c test-py bench-loop lint clean
 .PHONY: vswitch run-sonic lint-docker bench-sonic
 .PHONY: ns3 test-ns3 bench-fidelity
+.PHONY: gnmi-cli bench-gnmi
 
 all: setup
 
 setup: venv shim
 
 venv: $(VENV)/.installed
-$(VENV)/.installed: daemon/pyproject.toml vswitch/pyproject.toml
+$(VENV)/.installed: daemon/pyproject.toml vswitch/pyproject.toml vswitch/gnmi/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e 'daemon[test]' -e vswitch
+	$(PY) -m pip install --quiet -e 'daemon[test,gnmi]' -e vswitch -e vswitch/gnmi
 	touch $@
 
 shim:
@@ -35,7 +36,7 @@ test: setup lint-docker test-c test-ns3 test-py
 test-c: shim
 	ctest --test-dir $(SHIM_BUILD) --output-on-failure
 
-test-py: venv shim ns3
+test-py: venv shim ns3 gnmi-cli
 	$(VENV)/bin/pytest -q daemon/tests
 
 bench-loop: setup
@@ -87,3 +88,18 @@ bench-sonic: setup
 
 clean:
 	rm -rf $(BUILD)
+
+# --- gNMI: openconfig's gnmi_cli (interop tests), the gNMI latency benchmark ---
+GO ?= $(shell command -v go 2>/dev/null || echo /usr/local/go/bin/go)
+GNMI_CLI_VERSION := v0.14.1
+GNMI_CLI := $(BUILD)/gnmi/bin/gnmi_cli
+export ALPHAD_GNMI_CLI := $(CURDIR)/$(GNMI_CLI)
+
+gnmi-cli: $(GNMI_CLI)
+$(GNMI_CLI):
+	mkdir -p $(BUILD)/gnmi/bin
+	GOBIN=$(CURDIR)/$(BUILD)/gnmi/bin GOFLAGS=-mod=mod $(GO) install \
+	  github.com/openconfig/gnmi/cmd/gnmi_cli@$(GNMI_CLI_VERSION)
+
+bench-gnmi: setup
+	$(PY) bench/gnmi/run.py $(BENCH_GNMI_ARGS)
