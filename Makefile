@@ -11,7 +11,7 @@ export ALPHAD_SAI_LIB_DIR := $(CURDIR)/$(SHIM_BUILD)
 .PHONY: all setup venv shim run test test-c test-py bench-loop lint clean
 .PHONY: vswitch run-sonic lint-docker bench-sonic
 .PHONY: ns3 test-ns3 bench-fidelity
-.PHONY: gnmi-cli bench-gnmi
+.PHONY: gnmi-cli bench-gnmi vswitch-gnmi run-gnmi
 
 all: setup
 
@@ -103,3 +103,12 @@ $(GNMI_CLI):
 
 bench-gnmi: setup
 	$(PY) bench/gnmi/run.py $(BENCH_GNMI_ARGS)
+
+# the gNMI server of `make vswitch` (another terminal), and alphad through it
+vswitch-gnmi: setup
+	$(VENV)/bin/alphad-vswitch-gnmi --insecure --listen 127.0.0.1:8080 \
+	  --database-config $(VSWITCH_DIR)/sonic-db/database_config.json \
+	  --min-sample-interval 100ms --state-dir $(VSWITCH_DIR)
+
+run-gnmi: setup
+	$(VENV)/bin/alphad run -c configs/gnmi/alphad-vswitch.yaml

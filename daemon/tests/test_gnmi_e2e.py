@@ -7,7 +7,6 @@ expired credentials, certificates that do not verify, a refused Set."""
 
 from __future__ import annotations
 
-import os
 import signal
 import socket
 import subprocess
@@ -33,10 +32,11 @@ from test_gnmi import (
 
 from alphad.backends import BackendError, FatalBackendError, TransientBackendError, open_backend
 from alphad.backends.gnmi import GnmiBackend
-from alphad.config import ConfigError, parse_config
+from alphad.config import ConfigError, load_config, parse_config
 from alphad.loop import Daemon
 
 _ = (gnmi_server, pki, switch)  # fixtures
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def backend_yaml(port: int, pki: Pki | None, tmp: Path, interval: str = "100ms",
@@ -264,4 +264,5 @@ def test_config_errors_name_the_field(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as ei:
         parse_config(text.replace("  sample_interval: 100ms", "  sample_interval: -1s"))
     assert any("backend.sample_interval" in e for e in ei.value.errors)
-    assert os.environ.get("ALPHAD_NOT_SET") is None
+    for f in sorted((ROOT / "configs" / "gnmi").glob("*.yaml")):  # the shipped examples
+        assert load_config(f).backend_type == "gnmi"
