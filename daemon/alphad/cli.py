@@ -62,11 +62,18 @@ def cmd_check_config(args: argparse.Namespace) -> int:
     return 0
 
 
+def _lock(cfg):  # type: ignore[no-untyped-def]
+    """Take this switch's lock (None: the backend has no shared switch); LockError if
+    another alphad holds it."""
+    from alphad.lock import SwitchLock, switch_identity
+
+    ident = switch_identity(cfg.backend)
+    return SwitchLock(ident, cfg.lock_dir).acquire() if ident else None
+
+
 def cmd_run(args: argparse.Namespace) -> int:
-    from alphad.backends import BackendError, open_backend
     from alphad.checks import check_scheme
-    from alphad.loop import Daemon
-    from alphad.metrics import Metrics
+    from alphad.lock import LockError
 
     cfg = _load(args.config)
     if cfg is None:
@@ -76,6 +83,24 @@ def cmd_run(args: argparse.Namespace) -> int:
         _err(f"invalid configuration {args.config}:\n  {problem}")
         return 2
     _setup_logging(args.log_level or cfg.log_level)
+    try:
+        lock = _lock(cfg)
+    except LockError as e:
+        _err(f"refusing to start: {e}")
+        return 1
+    try:
+        return _run(cfg, args)
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+def _run(cfg, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-def]
+    """``alphad run`` once the switch is locked."""
+    from alphad.backends import BackendError, open_backend
+    from alphad.loop import Daemon
+    from alphad.metrics import Metrics
+
     try:
         backend = open_backend(cfg.backend)
     except BackendError as e:
@@ -200,18 +225,29 @@ def cmd_restore(args: argparse.Namespace) -> int:
     if cfg is None:
         return 2
     _setup_logging(args.log_level or cfg.log_level)
+    from alphad.lock import LockError
+
+    try:
+        lock = _lock(cfg)
+    except LockError as e:
+        _err(f"refusing to restore: {e}; stop it instead (SIGTERM restores the switch)")
+        return 1
     try:
         backend = open_backend(cfg.backend)
     except BackendError as e:
         _err(f"cannot open backend {cfg.backend_type}: {e}")
         return 1
-    try:
-        backend.restore()
-    except BackendError as e:
-        _err(f"restore failed: {e}")
-        return 1
+    else:
+        try:
+            backend.restore()
+        except BackendError as e:
+            _err(f"restore failed: {e}")
+            return 1
+        finally:
+            backend.close()
     finally:
-        backend.close()
+        if lock is not None:
+            lock.release()
     print(f"alphad: {cfg.backend_type} switch restored to its original buffer configuration")
     return 0
 

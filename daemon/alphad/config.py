@@ -107,6 +107,25 @@ class EstimateConfig(Strict):
     gamma_clamp: bool = True
 
 
+class FailsafeConfig(Strict):
+    """When the switch goes back to its baseline alpha (see alphad.failsafe)."""
+
+    stale_intervals: Annotated[float, Field(ge=1, le=1e6)] = 5.0
+    error_intervals: Annotated[int, Field(ge=1, le=1_000_000)] = 3
+    recover_intervals: Annotated[int, Field(ge=1, le=1_000_000)] = 3
+    max_line_rate: Annotated[float, Field(gt=1, le=1e6)] = 2.0
+    max_fill: Annotated[float, Field(ge=1, le=1e6)] = 2.0
+
+
+class LimitsConfig(Strict):
+    """Bounds on alpha writes (see alphad.limits)."""
+
+    max_step: Annotated[int, Field(ge=1, le=15)] = 15
+    queue_min_interval: Annotated[float, BeforeValidator(
+        lambda v: 0.0 if v in (0, "0") else parse_duration(v)), Field(ge=0, le=3600)] = 0.0
+    write_budget: Annotated[float, Field(gt=0, le=1e9, allow_inf_nan=False)] = 10000.0
+
+
 class MetricsConfig(Strict):
     enabled: bool = True
     listen: Annotated[str, Field(pattern=r"^[^\s:]*:\d{1,5}$")] = "127.0.0.1:9464"
@@ -173,6 +192,10 @@ class Config(Strict):
     priorities: Annotated[list[PriorityConfig], Field(min_length=1)]
     quantize: QuantizeConfig = QuantizeConfig()
     estimate: EstimateConfig = EstimateConfig()
+    failsafe: FailsafeConfig = FailsafeConfig()
+    limits: LimitsConfig = LimitsConfig()
+    # where the per-switch lock files live; default $ALPHAD_LOCK_DIR, /run/lock/alphad
+    lock_dir: Path | None = None
     backend: Any  # validated against the backend type's own model, see _validate_backend
     ports: list[str] | None = None  # managed ports; None = all
     # the switch's name in metrics (label `switch`) and the API; None = the backend's
@@ -182,6 +205,15 @@ class Config(Strict):
     api: ApiConfig = ApiConfig()
     view: bool = False
     log_level: Literal["debug", "info", "warning", "error"] = "info"
+
+    @field_validator("lock_dir", mode="before")
+    @classmethod
+    def _lock_dir_relative(cls, v: Any, info: ValidationInfo) -> Any:
+        base = (info.context or {}).get("base_dir")
+        if v is None or base is None:
+            return v
+        p = Path(str(v)).expanduser()
+        return p if p.is_absolute() else Path(base) / p
 
     @field_validator("scheme")
     @classmethod

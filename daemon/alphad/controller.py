@@ -121,6 +121,8 @@ class Controller:
             changes = Changes(np.zeros(0, dtype=np.int64), np.zeros(0))
         else:
             target = self.scheme(est)
+            if not np.isfinite(target).all():  # never a write from NaN/inf: keep the alpha
+                target = np.where(np.isfinite(target), target, current)
             alpha, k = self.quantizer.apply(target, current)
             m = self._managed_idx
             idx = m[alpha[m] != current[m]]

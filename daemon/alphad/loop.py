@@ -3,6 +3,10 @@
 Configuration changes (HTTP API, SIGHUP) are handed over with
 :meth:`Daemon.request_config` and take effect between two cycles: the
 Controller is rebuilt from the new settings while the backend stays.
+
+Between the controller and the backend sit the write limits (:mod:`alphad.limits`)
+and the fail-safe (:mod:`alphad.failsafe`): while it is engaged every managed queue
+is held on its baseline alpha, whatever the scheme says.
 """
 
 from __future__ import annotations
@@ -22,7 +26,10 @@ import numpy as np
 from alphad.backends.base import Backend, BackendError, FatalBackendError
 from alphad.config import Config
 from alphad.controller import Controller
+from alphad.failsafe import FailSafe, FailsafeParams, telemetry_period
+from alphad.limits import Limiter, LimitParams
 from alphad.metrics import Metrics, QueueSnapshot
+from alphad.model import Changes
 
 __all__ = ["Daemon", "LoopStats"]
 
@@ -39,6 +46,10 @@ class LoopStats:
     restored: bool = False
     restore_seconds: float = 0.0
     reconfigs: int = 0
+    failsafe_entries: int = 0
+    failsafe_intervals: int = 0  # intervals spent in the fail-safe
+    deferred_writes: int = 0  # held back by the rate limit or the write budget
+    implausible: int = 0  # samples refused as implausible
 
 
 @dataclass
@@ -76,9 +87,18 @@ class Daemon:
         self._drops = np.zeros(self.topo.n)
         self._drop_pkts = np.zeros(self.topo.n)
         self._tx = np.zeros(self.topo.n)
+        self.limiter = _limiter(cfg, self.topo.n)
+        self.fs = FailSafe(self.topo, _fs_params(cfg), self.interval,
+                           telemetry_period(backend))
+        self._baseline = _baseline(backend)  # alpha [n] before alphad, None: first sample's
+        self._pow2 = cfg.quantize.mode == "pow2"
+        self._known_alpha: np.ndarray | None = None  # alpha in effect after the last cycle
+        self._model_t = 0.0  # model seconds elapsed (manual clock)
+        self._warned: dict[str, float] = {}
         if metrics is not None:
             metrics.bind(self.topo.switch)
             metrics.set_interval(self.interval)
+        self._tell_interval()
 
     # -- control -------------------------------------------------------------------
     def request_stop(self, signum: int | None = None) -> None:
@@ -114,10 +134,15 @@ class Daemon:
             return
         if self._last_sample is not None:
             ctrl.estimator.update(self._last_sample)  # counter deltas continue across
+        limiter = _limiter(p.cfg, self.topo.n)
+        limiter.take_state(self.limiter)
         self.controller, self.cfg, self.interval = ctrl, p.cfg, p.cfg.interval
+        self.limiter = limiter
+        self._pow2 = p.cfg.quantize.mode == "pow2"
         self.stats.reconfigs += 1
         if self.metrics:
             self.metrics.set_interval(self.interval)
+        self._tell_interval()
         log.info("configuration applied: scheme %s, interval %g ms, alphas %s",
                  ctrl.scheme_name, self.interval * 1e3,
                  ", ".join(f"{c.name}={c.alpha:g}" for c in p.cfg.priorities))
@@ -129,10 +154,26 @@ class Daemon:
         if self.metrics:
             self.metrics.set_failsafe(active)
 
+    def _tell_interval(self) -> None:
+        """Backends that refresh their telemetry on their own clock follow alphad's."""
+        hook = getattr(self.backend, "set_interval", None)
+        if hook is not None:
+            try:
+                hook(self.interval)
+            except BackendError as e:
+                log.warning("backend: cannot follow the interval %g s: %s", self.interval, e)
+        self.fs.set_interval(self.interval, telemetry_period(self.backend))
+
+    def _now(self) -> float:
+        """The loop's clock: model seconds on a manual clock, else monotonic seconds."""
+        return self._model_t if getattr(self.backend, "manual", False) else time.monotonic()
+
     def cycle(self) -> None:
-        """One interval: read, compute, write, publish."""
+        """One interval: read, check, compute, limit, write, publish."""
         self._apply_pending()
         m = self.metrics
+        fs = self.fs
+        now = self._now()
         t0 = time.perf_counter()
         try:
             sample = self.backend.sample()
@@ -142,28 +183,41 @@ class Daemon:
             self.stats.read_errors += 1
             if m:
                 m.count_backend_error("sample")
-            log.warning("telemetry read failed: %s", e)
+            self._warn("read", "telemetry read failed: %s", e)
+            self._transition(fs.failed(f"telemetry read failed: {e}", now))
+            if fs.active:
+                self.stats.failsafe_intervals += 1
+                self._write(self._to_baseline(None), None)
             return
         t1 = time.perf_counter()
         self._last_sample = sample
         if m:
             m.mark_sample()
-        changes = self.controller.step(sample)
+        changes = _NO_CHANGES
+        problem = fs.check_sample(sample, now)
+        if problem is None:
+            changes = self.controller.step(sample)
+            d = self.controller.last
+            if d is not None and d.est is not None:
+                problem = fs.check_estimates(d.est)
+        if problem is not None:
+            if problem.startswith("implausible"):
+                self.stats.implausible += 1
+                self._warn("implausible", "%s; interval skipped", problem)
+            self.controller.reset()  # no counter delta across a distrusted sample
+            self._transition(fs.trip(problem))
+        if fs.active:
+            self.stats.failsafe_intervals += 1
+            changes = self._to_baseline(sample.alpha)
+        else:
+            before = self.limiter.deferred
+            changes = self.limiter(changes, sample.alpha, sample.t)
+            self.stats.deferred_writes += self.limiter.deferred - before
         t2 = time.perf_counter()
-        if len(changes):
-            try:
-                self.backend.apply(changes)
-                self.stats.writes += len(changes)
-                if m:
-                    m.count_writes(len(changes))
-            except BackendError as e:
-                self.stats.write_errors += 1
-                if m:
-                    m.count_write_error()
-                if not e.transient:
-                    raise
-                log.warning("alpha write failed: %s", e)
+        ok = self._write(changes, sample.alpha)
         t3 = time.perf_counter()
+        if ok and problem is None:
+            self._transition(fs.succeeded())
         self.stats.intervals += 1
         self._publish(sample)
         if m:
@@ -171,6 +225,70 @@ class Daemon:
         self.last_cycle = time.monotonic()
         if self.on_cycle is not None:
             self.on_cycle(self)
+
+    def _write(self, changes: Changes, alpha: np.ndarray | None) -> bool:
+        """Apply ``changes``; remember the alpha in effect. False if the write failed."""
+        if alpha is not None:
+            self._known_alpha = alpha
+        if not len(changes):
+            return True
+        m = self.metrics
+        try:
+            self.backend.apply(changes)
+        except BackendError as e:
+            self.stats.write_errors += 1
+            if m:
+                m.count_write_error()
+            if not e.transient:
+                raise
+            self._warn("write", "alpha write failed: %s", e)
+            self._transition(self.fs.failed(f"alpha write failed: {e}", self._now()))
+            return False
+        self.stats.writes += len(changes)
+        if m:
+            m.count_writes(len(changes))
+        if self._known_alpha is not None:
+            known = self._known_alpha.copy()
+            known[changes.idx] = changes.alpha
+            self._known_alpha = known
+        return True
+
+    def _to_baseline(self, alpha: np.ndarray | None) -> Changes:
+        """Writes that put every manageable queue back on its baseline alpha."""
+        cur = alpha if alpha is not None else self._known_alpha
+        if self._baseline is None and cur is not None and alpha is not None:
+            self._baseline = alpha.copy()  # no write has happened before the first sample
+        base = self._baseline
+        if base is None or cur is None:
+            return _NO_CHANGES
+        diff = cur != base
+        if self.topo.managed is not None:
+            diff &= self.topo.managed
+        idx = np.flatnonzero(diff)
+        a = base[idx]
+        return Changes(idx, a, np.rint(np.log2(a)).astype(np.int8) if self._pow2 else None)
+
+    def _transition(self, changed: bool) -> None:
+        if not changed:
+            return
+        fs = self.fs
+        if fs.active:
+            self.stats.failsafe_entries += 1
+            log.warning("fail-safe: %s; every managed queue goes back to its baseline alpha",
+                        fs.reason)
+        else:
+            log.warning("fail-safe over: %d healthy intervals; scheme %s resumes",
+                        fs.p.recover_intervals, self.controller.scheme_name)
+            self._warned.clear()
+        self.set_failsafe(fs.active, fs.reason)
+
+    def _warn(self, tag: str, msg: str, *args: Any) -> None:
+        """A warning at most every 10 s per kind (a failing backend fails every interval)."""
+        now = time.monotonic()
+        last = self._warned.get(tag)
+        if last is None or now - last >= 10.0:
+            self._warned[tag] = now
+            log.warning(msg, *args)
 
     def _publish(self, sample: Any) -> None:
         d = self.controller.last
@@ -251,6 +369,7 @@ class Daemon:
                 break
             advance(self.interval)
             elapsed += self.interval
+            self._model_t = elapsed
             self.cycle()
 
     def _restore(self) -> bool:
@@ -283,3 +402,28 @@ class Daemon:
     def _restore_signals(old: dict[int, Any]) -> None:
         for sig, h in old.items():
             signal.signal(sig, h)
+
+
+_NO_CHANGES = Changes(np.zeros(0, dtype=np.int64), np.zeros(0))
+
+
+def _limiter(cfg: Config, n: int) -> Limiter:
+    from alphad.quantize import Quantizer
+
+    q, lim = cfg.quantize, cfg.limits
+    return Limiter(n, Quantizer(q.mode, q.kmin, q.kmax, q.hysteresis),
+                   LimitParams(lim.max_step, lim.queue_min_interval, lim.write_budget))
+
+
+def _fs_params(cfg: Config) -> FailsafeParams:
+    f = cfg.failsafe
+    return FailsafeParams(f.stale_intervals, f.error_intervals, f.recover_intervals,
+                          f.max_line_rate, f.max_fill)
+
+
+def _baseline(backend: Backend) -> np.ndarray | None:
+    """The alpha every queue had before alphad (backends that know it)."""
+    k = getattr(backend, "original_k", None)
+    if k is None:
+        return None
+    return np.exp2(np.asarray(k, dtype=np.float64))

@@ -59,7 +59,8 @@ class SonicConfig(BaseModel):
     # instance of database_config, else /var/run/redis/redis.sock.
     redis: str | None = None
     database_config: ConfigPath = Path(DEFAULT_DB_CONFIG)  # used when the file exists
-    # FLEX_COUNTER_TABLE QUEUE/QUEUE_WATERMARK poll interval; give it alphad's interval.
+    # FLEX_COUNTER_TABLE QUEUE/QUEUE_WATERMARK poll interval. Unset: alphad's own interval
+    # (the loop calls set_interval); set: this value, whatever the interval.
     poll_interval: Duration = 0.1
     manage_flex_counters: bool = True  # set (and restore) the flex counter poll intervals
     pool: Annotated[str | None, Field(min_length=1)] = None  # default: the busiest lossy pool
@@ -199,6 +200,21 @@ class SonicBackend:
     # -- Backend protocol ------------------------------------------------------------
     def topology(self) -> Topology:
         return self.topo
+
+    def set_interval(self, seconds: float) -> None:
+        """alphad's control interval: the flex counters poll at it (within SONiC's range)
+        unless ``poll_interval`` is set in the configuration. Applied at the next read."""
+        if "poll_interval" in self.cfg.model_fields_set:
+            return
+        ms = poll_interval_ms(seconds)
+        if ms != self.poll_ms:
+            self.poll_ms = ms
+            self._flex_done = not self.cfg.manage_flex_counters
+
+    @property
+    def telemetry_period(self) -> float:
+        """Seconds between two flex counter polls: how fresh COUNTERS_DB can be."""
+        return self.poll_ms / 1000.0
 
     def sample(self) -> Sample:
         self._ensure("sample")
