@@ -330,11 +330,13 @@ class GnmiBackend:
 
     # -- helpers ---------------------------------------------------------------------
     def _originals(self, keys: list[str]) -> dict[str, dict[str, str] | None]:
+        tables: dict[str, dict[str, dict[str, str]]] = {}
         out: dict[str, dict[str, str] | None] = {}
-        for k in keys:
+        for k in keys:  # one Get per table, not per key
             table, _, key = k.partition("|")
-            v = get_value(self.conn, "CONFIG_DB", [table, key])
-            out[k] = {str(f): str(x) for f, x in v.items()} if isinstance(v, dict) else None
+            if table not in tables:
+                tables[table] = read_table(self.conn, "CONFIG_DB", table)
+            out[k] = tables[table].get(key)
         return out
 
     def _error(self, e: GnmiCallError, op: str) -> Exception:

@@ -40,6 +40,7 @@ SONIC_FIELDS = ("SAI_QUEUE_STAT_BYTES", "SAI_QUEUE_STAT_PACKETS", "SAI_QUEUE_STA
 OC_LEAVES = ("transmit-octets", "transmit-pkts", "dropped-octets", "dropped-pkts",
              "max-queue-len")
 POOL_WM = "SAI_BUFFER_POOL_STAT_WATERMARK_BYTES"
+_OC_COL = {leaf: c for c, leaf in enumerate(OC_LEAVES)}
 
 
 class QueueTable:
@@ -71,6 +72,8 @@ class QueueTable:
         pre = elems_of(n.prefix) if n.HasField("prefix") else []
         with self.cond:
             for u in n.update:
+                if self.family != "sonic" and self._oc_fast(u):
+                    continue
                 elems = pre + elems_of(u.path)
                 if self.family == "sonic":
                     self._sonic(elems, u.val)
@@ -106,6 +109,19 @@ class QueueTable:
                 v = self._num(doc[POOL_WM])
                 if v is not None:
                     self.pool_watermark = float(v)
+
+    def _oc_fast(self, u: Any) -> bool:
+        """The common shape: .../queue[name=E:q]/state/<leaf> with a uint_val."""
+        el = u.path.elem
+        if len(el) < 3 or u.val.WhichOneof("value") != "uint_val":
+            return False
+        i = self.index.get(el[-3].key.get("name", ""))
+        c = _OC_COL.get(el[-1].name)
+        if i is None or c is None or el[-2].name != "state":
+            return False
+        self.values[i, c] = u.val.uint_val
+        self.seen[i, c] = True
+        return True
 
     def _oc(self, elems: list[Any], val: Any) -> None:
         if len(elems) < 2:

@@ -200,12 +200,23 @@ class NativeDb:
         r = self.r["CONFIG_DB"]
         sep = self.sep["CONFIG_DB"]
         staged: dict[str, dict[str, str] | None] = {}  # key -> full new content (None: gone)
+        # read every entry the request names, and the pools, in one round trip
+        named = sorted({sep.join(op.elems[:2]) for op in ops if len(op.elems) >= 2})
+        pools = sorted(r.scan_iter(match=f"BUFFER_POOL{sep}*", count=1000))
+        pipe = r.pipeline(transaction=False)
+        for k in (*named, *pools):
+            pipe.hgetall(k)
+        cache: dict[str, dict[str, str] | None] = {
+            k: (dict(f) if f else None)
+            for k, f in zip((*named, *pools), pipe.execute(), strict=True)}
 
         def current(key: str) -> dict[str, str] | None:
             if key in staged:
                 return staged[key]
-            f = r.hgetall(key)
-            return dict(f) if f else None
+            if key not in cache:
+                f = r.hgetall(key)
+                cache[key] = dict(f) if f else None
+            return cache[key]
 
         for op in ops:
             where = op.shown

@@ -223,12 +223,9 @@ class OpenConfig:
                                     ("interface", {"interface-id": port}), ("output", {}),
                                     ("queues", {}), ("queue", {"name": name}), ("state", {})]
                 for leaf, v in zip(sel.leaves, vals, strict=True):
-                    if v is None:
+                    if v is None or not v.isdigit():
                         continue
-                    try:
-                        out.append(([*base, (leaf, {})], pb.TypedValue(uint_val=int(v))))
-                    except ValueError:
-                        continue
+                    out.append(([*base, (leaf, {})], pb.TypedValue(uint_val=int(v))))
             return out
         th = effective_th(self.cfg, self.cfg_sep)
         for name, port, idx, _oid in qs:

@@ -84,11 +84,11 @@ class _Sub:
     heartbeat: float
     next: float = 0.0
     next_hb: float = 0.0
-    last: dict[str, tuple[bytes, list[Elem]]] = field(default_factory=dict)
+    last: dict[tuple[Any, ...], tuple[bytes, list[Elem]]] = field(default_factory=dict)
 
 
-def _key(elems: list[Elem]) -> str:
-    return path_str(make_path(elems))
+def _key(elems: list[Elem]) -> tuple[Any, ...]:
+    return tuple((n, tuple(sorted(k.items())) if k else ()) for n, k in elems)
 
 
 class GnmiService(pbg.gNMIServicer):  # type: ignore[misc]
@@ -344,10 +344,16 @@ class GnmiService(pbg.gNMIServicer):  # type: ignore[misc]
     def _emit(self, sub: _Sub, prefix: Any, force: bool) -> Any | None:
         leaves = sub.src.read()
         ts = time.time_ns()
-        now = {_key(e): (tv.SerializeToString(), e) for e, tv in leaves}
         deletes: list[list[Elem]] = []
         on_change = sub.mode == pb.ON_CHANGE
-        if not force and (on_change or sub.suppress):
+        if not (on_change or sub.suppress):  # plain SAMPLE: nothing to compare
+            if not leaves:
+                return None
+            self.stats["notifications"] += 1
+            return pb.SubscribeResponse(update=self._notification(leaves, prefix,
+                                                                  sub.src.origin, ts))
+        now = {_key(e): (tv.SerializeToString(), e) for e, tv in leaves}
+        if not force:
             leaves = [(e, tv) for e, tv in leaves
                       if sub.last.get(_key(e), (b"",))[0] != now[_key(e)][0]]
         if on_change and not force:
