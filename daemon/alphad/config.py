@@ -111,6 +111,8 @@ class FailsafeConfig(Strict):
     """When the switch goes back to its baseline alpha (see alphad.failsafe)."""
 
     stale_intervals: Annotated[float, Field(ge=1, le=1e6)] = 5.0
+    min_stale: Annotated[float, BeforeValidator(
+        lambda v: 0.0 if v in (0, "0") else parse_duration(v)), Field(ge=0, le=3600)] = 0.1
     error_intervals: Annotated[int, Field(ge=1, le=1_000_000)] = 3
     recover_intervals: Annotated[int, Field(ge=1, le=1_000_000)] = 3
     max_line_rate: Annotated[float, Field(gt=1, le=1e6)] = 2.0

@@ -2,12 +2,15 @@
 baseline (the alpha each queue had before alphad touched it) within one interval.
 
 It engages when
-- telemetry is stale: no new sample for ``stale_intervals`` telemetry periods, or the
-  backend's timestamp jumped forward by more than that;
+- telemetry is stale: no new sample for ``stale_intervals`` telemetry periods (and at
+  least ``min_stale`` seconds), or the backend's clock ran ahead of alphad's by more
+  than that (a clock jump: a late loop sees both clocks advance together);
 - the backend keeps failing: ``error_intervals`` failed cycles in a row (reads or writes);
 - counters are implausible: a queue or pool watermark above ``max_fill`` times the
-  pool, a non-finite value, a queue sending faster than ``max_line_rate`` times its
-  port's speed, or dropping more than the whole switch can receive;
+  pool, a non-finite value, a queue sending more than ``max_line_rate`` times what its
+  port can send, or dropping more than the whole switch can receive, in the interval
+  (at least ``min_stale`` seconds: a read of many counters is not atomic and a busy
+  host or a polling switch spreads it);
 and lets the scheme resume after ``recover_intervals`` healthy intervals in a row.
 
 A telemetry period is the longer of alphad's interval and the period at which the
@@ -35,6 +38,7 @@ log = logging.getLogger("alphad")
 @dataclass(frozen=True)
 class FailsafeParams:
     stale_intervals: float = 5.0  # telemetry older than this many periods is stale
+    min_stale: float = 0.1  # ... and older than this (s): a short interval on a busy host
     error_intervals: int = 3  # failed cycles in a row before the fail-safe engages
     recover_intervals: int = 3  # healthy cycles in a row before the scheme resumes
     max_line_rate: float = 2.0  # tx over (dt + telemetry period) above this x line rate
@@ -43,6 +47,8 @@ class FailsafeParams:
     def __post_init__(self) -> None:
         if not self.stale_intervals >= 1:
             raise ValueError("stale_intervals must be >= 1")
+        if not self.min_stale >= 0:
+            raise ValueError("min_stale must be >= 0")
         if self.error_intervals < 1 or self.recover_intervals < 1:
             raise ValueError("error_intervals and recover_intervals must be >= 1")
         if not (self.max_line_rate > 1 and self.max_fill >= 1):
@@ -90,7 +96,8 @@ class FailSafe:
         if period is not None:
             self.period = period
         self.interval = interval
-        self.stale_after = self.p.stale_intervals * max(interval, self.period)
+        self.stale_after = max(self.p.stale_intervals * max(interval, self.period),
+                               self.p.min_stale)
 
     # -- checks ------------------------------------------------------------------------
     def check_sample(self, s: Sample, now: float) -> str | None:
@@ -98,10 +105,12 @@ class FailSafe:
         if self._started is None:
             self._started = now
         if self._t is None or s.t != self._t:
-            jump = s.t - self._t if self._t is not None else 0.0
+            ahead = 0.0
+            if self._t is not None and self._fresh_at is not None:
+                ahead = (s.t - self._t) - (now - self._fresh_at)  # backend clock vs ours
             self._t, self._fresh_at = s.t, now
-            if jump > self.stale_after:
-                return (f"telemetry is stale: the backend's clock jumped {jump:.3g} s "
+            if ahead > self.stale_after:
+                return (f"telemetry is stale: the backend's clock jumped {ahead:.3g} s "
                         f"forward (limit {self.stale_after:.3g} s)")
         age = now - (self._fresh_at if self._fresh_at is not None else self._started)
         if age > self.stale_after:
@@ -122,7 +131,7 @@ class FailSafe:
 
     def check_estimates(self, e: Estimates) -> str | None:
         """Counter deltas no switch can produce (after the controller's step)."""
-        span = e.dt + self.period
+        span = max(e.dt + self.period, self.p.min_stale)
         lim = self.p.max_line_rate * span
         tx = e.tx_delta
         if len(tx):

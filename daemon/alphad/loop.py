@@ -417,8 +417,8 @@ def _limiter(cfg: Config, n: int) -> Limiter:
 
 def _fs_params(cfg: Config) -> FailsafeParams:
     f = cfg.failsafe
-    return FailsafeParams(f.stale_intervals, f.error_intervals, f.recover_intervals,
-                          f.max_line_rate, f.max_fill)
+    return FailsafeParams(f.stale_intervals, f.min_stale, f.error_intervals,
+                          f.recover_intervals, f.max_line_rate, f.max_fill)
 
 
 def _baseline(backend: Backend) -> np.ndarray | None:
