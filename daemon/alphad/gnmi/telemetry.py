@@ -61,10 +61,10 @@ class QueueTable:
     def _num(self, v: Any) -> int | None:
         try:
             n = int(v)
-            if n < 0:
+            if not 0 <= n < 2**64:  # a uint64 counter
                 raise ValueError
             return n
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # OverflowError: int(inf)
             self.bad_values += 1
             return None
 

@@ -116,7 +116,10 @@ class CounterReader:
             self.load_script()
             res = self.r.evalsha(self._sha, len(self._all_keys), *self._all_keys, *self._args)
         text, miss_c, miss_w, pool = res
-        vals, bad = _parse(text, self.n * len(QUEUE_FIELDS))
+        try:
+            vals, bad = _parse(text, self.n * len(QUEUE_FIELDS))
+        except MisalignedCounters:  # a value with a space or an empty one: read field by field
+            return self._read_pipeline()
         return Counters(vals.reshape(self.n, len(QUEUE_FIELDS)), int(miss_c), int(miss_w),
                         _pool(pool), bad)
 
@@ -136,8 +139,7 @@ class CounterReader:
         flat = [x for row in rows for x in row]
         miss_w = sum(1 for row in rows if row[-1] is None)
         miss_c = sum(1 for x in flat if x is None) - miss_w
-        vals, bad = _parse(" ".join(x if x is not None else "0" for x in flat),
-                           self.n * len(QUEUE_FIELDS))
+        vals, bad = _parse(" ".join(map(_token, flat)), self.n * len(QUEUE_FIELDS))
         pool = res[self.n] if self.pool_key else None
         return Counters(vals.reshape(self.n, len(QUEUE_FIELDS)), miss_c, miss_w, _pool(pool),
                         bad)
@@ -154,16 +156,34 @@ def parse_values(text: str, count: int) -> np.ndarray:
             vals = np.fromstring(text, dtype=np.uint64, sep=" ")
         except ValueError:
             vals = np.zeros(0, dtype=np.uint64)
-    if len(vals) == count:
+    if len(vals) == count and not (vals == _U64_MAX).any():  # saturated: maybe >= 2^64
         return vals
+    tokens = text.split(" ")
+    if len(tokens) != count:
+        raise MisalignedCounters(f"{len(tokens)} counter values where {count} were expected")
     out = np.zeros(count, dtype=np.uint64)
     bad = 0
-    for i, tok in enumerate(text.split(" ")[:count]):
-        if tok.isdigit() and int(tok) < 2**64:
+    for i, tok in enumerate(tokens):
+        if tok.isascii() and tok.isdigit() and int(tok) < 2**64:
             out[i] = int(tok)
         else:
             bad += 1
     raise NonNumericCounter(out, bad)
+
+
+_U64_MAX = np.uint64(2**64 - 1)
+
+
+def _token(x: str | None) -> str:
+    """One field as a token of the space-separated text: missing -> 0, not a number -> x."""
+    if x is None:
+        return "0"
+    return x if x.isascii() and x.isdigit() else "x"
+
+
+class MisalignedCounters(ValueError):
+    """The joined values do not split into one token per field (a value held a space or
+    was empty): the values cannot be attributed to queues."""
 
 
 def _parse(text: str, count: int) -> tuple[np.ndarray, int]:
