@@ -236,6 +236,12 @@ class GnmiBackend:
     def topology(self) -> Topology:
         return self.topo
 
+    @property
+    def telemetry_period(self) -> float:
+        """Seconds between two samples the switch streams (the SAMPLE interval; fixed by
+        the configuration: changing it means a new subscription)."""
+        return float(self.cfg.sample_interval)
+
     def sample(self) -> Sample:
         why = self.stream.problem()
         if why is not None:
