@@ -494,3 +494,55 @@ def test_tls_client_rejects_unknown_ca(gnmi_server: ServerFactory, pki: Pki) -> 
     with pytest.raises(Exception):  # noqa: B017 - pygnmi wraps the gRPC failure
         with pygnmi_client(s.port, pki, gnmi_timeout=2):
             pass
+
+
+# -- bad input on both sides --------------------------------------------------------------
+
+def test_set_with_bad_values_writes_nothing(switch: Switch, gnmi_server: ServerFactory,
+                                            pki: Pki) -> None:
+    s = gnmi_server()
+    st, md, ch = stub(s.port, pki)
+    before = switch.dump()[0]
+    path = make_path(["CONFIG_DB", "localhost", "BUFFER_PROFILE", "egress_lossy_profile"],
+                     origin="sonic-db")
+    for val, code in ((pb.TypedValue(json_ietf_val=b"{not json"), "INVALID_ARGUMENT"),
+                      (pb.TypedValue(json_ietf_val=b'"just a string"'), "INVALID_ARGUMENT"),
+                      (pb.TypedValue(json_ietf_val=b'{"dynamic_th": [1, {"x": 2}]}'),
+                       "INVALID_ARGUMENT"),
+                      (pb.TypedValue(proto_bytes=b"\x00"), "UNIMPLEMENTED")):
+        c, _ = code_of(lambda val=val: st.Set(pb.SetRequest(update=[pb.Update(path=path,
+                                                                               val=val)]),
+                                               metadata=md, timeout=5))
+        assert c.name == code, (val, c)
+    oc = make_path(["qos", "buffer-allocation-profiles", ("buffer-allocation-profile",
+                                                          {"name": "Ethernet0"}), "queues",
+                    ("queue", {"name": "Ethernet4:1"}), "config",
+                    "dynamic-limit-scaling-factor"])
+    c, msg = code_of(lambda: st.Set(pb.SetRequest(update=[pb.Update(
+        path=oc, val=pb.TypedValue(int_val=1))]), metadata=md, timeout=5))
+    assert c == grpc.StatusCode.NOT_FOUND and "not in the buffer allocation profile" in msg
+    c, msg = code_of(lambda: st.Set(pb.SetRequest(update=[pb.Update(
+        path=make_path(["qos", "interfaces", ("interface", {"interface-id": "Ethernet0"}),
+                        "output", "queues", ("queue", {"name": "Ethernet0:1"}), "state",
+                        "transmit-pkts"]), val=pb.TypedValue(uint_val=1))]),
+        metadata=md, timeout=5))
+    assert c == grpc.StatusCode.INVALID_ARGUMENT and "read-only" in msg
+    assert switch.dump()[0] == before
+    ch.close()
+
+
+def test_queue_table_ignores_what_it_cannot_use() -> None:
+    from alphad.gnmi.telemetry import QueueTable
+
+    t = QueueTable(["Ethernet0:0", "Ethernet0:1"], "sonic")
+    n = pb.Notification(timestamp=2_000_000_000, prefix=pb.Path(target="COUNTERS_DB"))
+    doc = {"Ethernet0:0": {"SAI_QUEUE_STAT_BYTES": "100", "SAI_QUEUE_STAT_PACKETS": "x",
+                           "SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES": "-5"},
+           "Ethernet0:1": "not an object", "Ethernet9:9": {"SAI_QUEUE_STAT_BYTES": "7"}}
+    n.update.add(path=make_path(["COUNTERS", "Ethernet*", "Queues"]),
+                 val=pb.TypedValue(json_ietf_val=json.dumps(doc).encode()))
+    n.update.add(path=make_path(["COUNTERS", "Ethernet*", "Queues"]),
+                 val=pb.TypedValue(json_ietf_val=b"{broken"))
+    t.apply(n)
+    assert t.values[0, 0] == 100 and not t.seen[0, 1] and not t.seen[0, 4]
+    assert not t.seen[1].any() and t.bad_values == 3 and t.t == 2.0 and t.seq == 1
