@@ -372,14 +372,23 @@ class Daemon:
             self._model_t = elapsed
             self.cycle()
 
-    def _restore(self) -> bool:
+    def _restore(self, attempts: int = 4, pause: float = 0.1) -> bool:
+        """Put the switch back; a transient failure is retried (restore is idempotent)
+        while the exit stays within about a second."""
         t0 = time.monotonic()
         try:
-            self.backend.restore()
-            self.stats.restored = True
-            return True
-        except BackendError as e:
-            log.error("restore failed: %s", e)
+            for i in range(attempts):
+                try:
+                    self.backend.restore()
+                    self.stats.restored = True
+                    return True
+                except BackendError as e:
+                    last = i == attempts - 1 or not e.transient
+                    if last:
+                        log.error("restore failed: %s", e)
+                        return False
+                    log.warning("restore failed (%s); trying again", e)
+                    time.sleep(pause)
             return False
         finally:
             self.stats.restore_seconds = time.monotonic() - t0

@@ -1,0 +1,115 @@
+"""Faults on the virtual ASIC through the SAI shim: every injectable SAI failure in
+mid-run and at restore, wall-clock jumps, SIGINT/SIGTERM, and one daemon per libsai.
+After each run every queue is back on its original profile and no clone is left."""
+
+from __future__ import annotations
+
+import signal
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from _fault_support import Watched, alphad, run_alphad, stop, wait_running
+from test_failsafe import DEFAULT_SCN, alphas, vasic_config
+
+from alphad.backends._saishim import find_library
+from alphad.backends._vasic_ext import inject_fault, profile_count
+from alphad.backends.sai import VasicBackend
+from alphad.loop import Daemon
+
+FAULTS = ["get_stats", "set_profile", "create_profile", "remove_profile", "set_queue",
+          "get_attr"]
+
+
+@pytest.mark.parametrize("kind", FAULTS)
+def test_sai_failures_mid_run_and_at_restore(tmp_path: Path, kind: str) -> None:
+    cfg = vasic_config(tmp_path)
+    be = VasicBackend(cfg.backend.scenario, clock="manual")
+
+    def check(d: Daemon) -> None:
+        if d.calls in (30, 120):  # type: ignore[attr-defined]
+            inject_fault(be._vasic, kind, 5)
+        if d.calls == 199:  # type: ignore[attr-defined]
+            inject_fault(be._vasic, kind, 2)  # still failing when the run ends: restore
+        ks = np.array(alphas(be))
+        assert ks.min() >= -8 and ks.max() <= 7
+
+    d = Watched(cfg, be)
+    d.check = check  # type: ignore[assignment]
+    try:
+        assert d.run(duration=0.2) == 0, kind
+        assert d.stats.restored
+        assert alphas(be) == [-1] * 128 and profile_count(be._vasic) == 1
+    finally:
+        inject_fault(be._vasic, kind, 0)
+        be.close()
+
+
+def test_wall_clock_jumps_do_not_disturb_the_loop(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loop keeps time with the monotonic clock only: a wall clock stepping an hour
+    back and forth (NTP, an operator) changes nothing."""
+    cfg = vasic_config(tmp_path, interval="10ms").model_copy(
+        update={"backend": vasic_config(tmp_path).backend.model_copy(
+            update={"clock": "realtime"})})
+    be = VasicBackend(cfg.backend.scenario, clock="realtime")
+    real = time.time
+    offset = [0.0]
+    monkeypatch.setattr(time, "time", lambda: real() + offset[0])
+
+    def check(d: Daemon) -> None:
+        offset[0] = 3600.0 if d.calls % 2 else -3600.0  # type: ignore[attr-defined]
+
+    d = Watched(cfg, be)
+    d.check = check  # type: ignore[assignment]
+    try:
+        t0 = time.monotonic()
+        assert d.run(duration=1.0) == 0
+        took = time.monotonic() - t0
+        assert 0.9 < took < 3.0
+        assert 60 <= d.stats.intervals <= 101 and d.stats.failsafe_entries == 0
+        assert alphas(be) == [-1] * 128 and profile_count(be._vasic) == 1
+    finally:
+        be.close()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_signals_restore_within_a_second(tmp_path: Path, sig: int) -> None:
+    p = tmp_path / "alphad.yaml"
+    p.write_text(f"interval: 5ms\nscheme: abm\n"
+                 "priorities: [{name: bulk, queues: [0, 1, 2, 4, 5, 6, 7], alpha: 0.5},"
+                 " {name: query, queues: [3], alpha: 0.5}]\n"
+                 f"backend: {{type: vasic, scenario: {DEFAULT_SCN}, clock: realtime}}\n"
+                 "metrics: {enabled: false}\napi: {enabled: false}\n")
+    proc = alphad("run", "-c", str(p), "--no-view", "--no-summary")
+    wait_running(proc)
+    time.sleep(0.5)
+    rc, err, took = stop(proc, sig)
+    assert rc == 128 + sig, err
+    assert "restored=yes" in err and took < 1.0, (took, err)
+
+
+def test_one_daemon_per_libsai(tmp_path: Path) -> None:
+    """Two processes loading the same vendor libsai would drive one ASIC: refused."""
+    lib = find_library("sai-vasic")
+    p = tmp_path / "alphad.yaml"
+    p.write_text("interval: 10ms\nscheme: dt\n"
+                 "priorities: [{name: all, queues: [0, 1, 2, 3, 4, 5, 6, 7], alpha: 0.5}]\n"
+                 f"backend: {{type: sai, libsai: {lib}, profile: {{VASIC_SCENARIO: "
+                 f"{DEFAULT_SCN}}}}}\n"
+                 f"metrics: {{enabled: false}}\napi: {{enabled: false}}\n"
+                 f"lock_dir: {tmp_path}/locks\n")
+    first = alphad("run", "-c", str(p), "--no-view", "--no-summary")
+    wait_running(first)
+    try:
+        second = run_alphad("run", "-c", str(p), "--no-view", "--no-summary", "--duration", "1")
+        assert second.returncode == 1, second.stderr
+        assert "refusing to start" in second.stderr and f"pid {first.pid}" in second.stderr
+        assert "Traceback" not in second.stderr
+    finally:
+        rc, err, _ = stop(first)
+    assert rc == 128 + signal.SIGTERM and "restored=yes" in err
+    # the lock went with the process: a new daemon starts
+    again = run_alphad("run", "-c", str(p), "--no-view", "--no-summary", "--duration", "0.2")
+    assert again.returncode == 0, again.stderr
