@@ -171,7 +171,8 @@ def create_app(daemon: Daemon, store: ConfigStore | None = None,
     async def _invalid(_req: Request, exc: RequestValidationError) -> JSONResponse:
         return JSONResponse({"detail": "invalid request", "errors": _error_lines(exc)}, 422)
 
-    @app.get("/healthz", tags=["health"], summary="The control loop is alive")
+    @app.get("/healthz", tags=["health"], summary="The control loop is alive",
+             responses={503: {"description": "the loop is stalled or stopping"}})
     def healthz() -> JSONResponse:
         now = time.monotonic()
         limit = max(5.0, 10 * daemon.interval)
@@ -185,7 +186,8 @@ def create_app(daemon: Daemon, store: ConfigStore | None = None,
         return JSONResponse(body, 200 if ok else 503)
 
     @app.get("/readyz", tags=["health"],
-             summary="Managing the switch: fresh telemetry, decisions made, not fail-safe")
+             summary="Managing the switch: fresh telemetry, decisions made, not fail-safe",
+             responses={503: {"description": "not ready; ``reasons`` says why"}})
     def readyz() -> JSONResponse:
         reasons = []
         last = daemon.last_cycle
@@ -209,7 +211,9 @@ def create_app(daemon: Daemon, store: ConfigStore | None = None,
         return out
 
     @app.get("/v1/queues/{port:path}/{queue}", tags=["state"],
-             summary="One queue: current state and recent history")
+             summary="One queue: current state and recent history",
+             responses={404: {"description": "no such port or queue"},
+                        503: {"description": "no sample yet"}})
     def queue(port: str, queue: int) -> dict[str, Any]:
         s = daemon.snapshot
         if s is None:
@@ -235,6 +239,7 @@ def create_app(daemon: Daemon, store: ConfigStore | None = None,
                          "next interval; written back to the YAML file with persist=true.",
              responses={401: {"description": "missing or wrong token"},
                         403: {"description": "writes disabled (no token configured)"},
+                        409: {"description": "no configuration file to change"},
                         422: {"description": "invalid configuration; errors name the field"}})
     def put_config(update: ConfigUpdate, persist: Annotated[bool, Query(
             description="also write the change to the configuration file")] = False,
@@ -254,7 +259,9 @@ def create_app(daemon: Daemon, store: ConfigStore | None = None,
                              "config": hot_view(out.config)}, 200 if out.applied else 202)
 
     @app.get("/metrics", tags=["metrics"], summary="Prometheus metrics",
-             response_class=Response)
+             response_class=Response,
+             responses={200: {"content": {"text/plain": {}}},
+                        404: {"description": "metrics are disabled"}})
     def prometheus() -> Response:
         from prometheus_client import CONTENT_TYPE_LATEST
 
