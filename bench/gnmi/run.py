@@ -37,7 +37,8 @@ from typing import Any
 
 import numpy as np
 import redis
-from alphad.backends.gnmi import GnmiBackend, GnmiConfig
+from alphad.backends.gnmi import GnmiConfig
+from alphad.gnmi.backend import GnmiBackend
 from alphad.gnmi.channel import Connection, TargetSpec
 from alphad.gnmi.proto import make_path, pb
 from alphad.gnmi.telemetry import QueueTable

@@ -31,8 +31,8 @@ from test_gnmi import (
 )
 
 from alphad.backends import BackendError, FatalBackendError, TransientBackendError, open_backend
-from alphad.backends.gnmi import GnmiBackend
 from alphad.config import ConfigError, load_config, parse_config
+from alphad.gnmi.backend import GnmiBackend
 from alphad.loop import Daemon
 
 _ = (gnmi_server, pki, switch)  # fixtures
