@@ -217,6 +217,26 @@ def test_server_closing_the_stream_reconnects(gnmi_server: ServerFactory, pki: P
     assert stamps[-1] - stamps[0] > 3.0  # fresh samples after every reconnection
 
 
+def test_credentials_expiring_under_a_running_backend(gnmi_server: ServerFactory, pki: Pki,
+                                                     tmp_path: Path) -> None:
+    import datetime as dt
+
+    users = write_users(tmp_path / "users.json")
+    s = gnmi_server(users=users)
+    be = open_gnmi(s.port, pki, tmp_path)
+    try:
+        be.sample()
+        write_users(users, expires=(dt.datetime.now(dt.UTC) - dt.timedelta(seconds=1)
+                                    ).isoformat())
+        err = wait_for(lambda: _sample_error(be), 10, "the expiry to be reported")
+        assert isinstance(err, TransientBackendError)
+        wait_for(lambda: "expired" in str(_sample_error(be)), 10, "the server's reason")
+        write_users(users)  # renewed: the backend reconnects by itself
+        wait_for(lambda: _sample_error(be) is None, 15, "telemetry with renewed credentials")
+    finally:
+        be.close()
+
+
 def test_credentials_and_certificates_fail_clearly(gnmi_server: ServerFactory, pki: Pki,
                                                    tmp_path: Path) -> None:
     def fails(port: int, p: Pki | None, match: str, **kw: Any) -> None:
