@@ -168,6 +168,8 @@ def parse_values(text: str, count: int) -> np.ndarray:
             out[i] = int(tok)
         else:
             bad += 1
+    if not bad:  # every value was good (one of them the largest uint64)
+        return out
     raise NonNumericCounter(out, bad)
 
 
