@@ -1,9 +1,10 @@
 """Benchmark: cost of one control step and of one full cycle.
 
 compute step = estimate + scheme + quantize (Controller.step) on synthetic
-telemetry, for 128/512/2048/8192 queues; full cycle = read + compute + write
-against the virtual ASIC through libalphad-sai (manual clock, so the model
-thread does not compete). Targets at 512 queues: <= 50 us per compute step,
+telemetry, for 128/512/2048/8192 queues; guards = the loop's fail-safe checks of a
+sample and of its estimates plus the write limiter (alphad.failsafe, alphad.limits);
+full cycle = read + compute (with the guards) + write against the virtual ASIC
+through libalphad-sai (manual clock, so the model thread does not compete). Targets at 512 queues: <= 50 us per compute step,
 <= 200 us per full cycle. Writes bench/results/loop.json.
 """
 
@@ -20,6 +21,8 @@ from pathlib import Path
 
 import numpy as np
 from alphad.controller import Controller, build_classes
+from alphad.failsafe import FailSafe
+from alphad.limits import Limiter
 from alphad.model import Sample, Topology
 from alphad.quantize import Quantizer
 
@@ -72,6 +75,26 @@ def bench_compute(n: int, scheme: str, reps: int) -> dict:
             "p99_us": float(np.percentile(times, 99)) / 1e3}
 
 
+def bench_guards(n: int, reps: int) -> dict:
+    """Fail-safe checks and write limiter of one interval, on top of Controller.step."""
+    topo = topology(n)
+    ctl = Controller(topo, build_classes(topo, PRIOS), scheme="abm", quantizer=Quantizer())
+    fs = FailSafe(topo, interval=1e-3)
+    lim = Limiter(n, ctl.quantizer)
+    ss = samples(topo, reps + 1)
+    ctl.step(ss[0])
+    times = []
+    for i, s in enumerate(ss[1:]):
+        ch = ctl.step(s)
+        t0 = time.perf_counter_ns()
+        fs.check_sample(s, i * 1e-3)
+        fs.check_estimates(ctl.last.est)
+        lim(ch, s.alpha, s.t)
+        times.append(time.perf_counter_ns() - t0)
+    return {"queues": n, "median_us": statistics.median(times) / 1e3,
+            "p99_us": float(np.percentile(times, 99)) / 1e3}
+
+
 def bench_cycle(n: int, reps: int) -> dict | None:
     try:
         from alphad.backends.sai import VasicBackend
@@ -89,6 +112,8 @@ def bench_cycle(n: int, reps: int) -> dict | None:
     try:
         topo = be.topology()
         ctl = Controller(topo, build_classes(topo, PRIOS), scheme="abm", quantizer=Quantizer())
+        fs = FailSafe(topo, interval=1e-3)
+        lim = Limiter(n, ctl.quantizer)
         be.advance(1e-3)
         ctl.step(be.sample())
         rd, comp, wr, tot, writes = [], [], [], [], 0
@@ -97,7 +122,10 @@ def bench_cycle(n: int, reps: int) -> dict | None:
             t0 = time.perf_counter_ns()
             s = be.sample()
             t1 = time.perf_counter_ns()
+            fs.check_sample(s, s.t)
             ch = ctl.step(s)
+            fs.check_estimates(ctl.last.est)
+            ch = lim(ch, s.alpha, s.t)
             t2 = time.perf_counter_ns()
             be.apply(ch)
             t3 = time.perf_counter_ns()
@@ -126,6 +154,13 @@ def main() -> int:
             r = bench_compute(n, scheme, a.reps if n <= 2048 else a.reps // 4)
             res["compute"].append(r)
             print(f"{n:>7} {scheme:>6} {r['median_us']:>18.1f} {r['p99_us']:>8.1f}")
+    print(f"\n{'queues':>7} {'guards median us':>17} {'p99 us':>8}  (fail-safe checks + "
+          "write limiter per interval)")
+    res["guards"] = []
+    for n in SIZES:
+        r = bench_guards(n, a.reps if n <= 2048 else a.reps // 4)
+        res["guards"].append(r)
+        print(f"{n:>7} {r['median_us']:>17.1f} {r['p99_us']:>8.1f}")
     print(f"\n{'queues':>7} {'read':>8} {'compute':>8} {'write':>8} {'total':>8} {'p99':>8}"
           f" {'writes':>7}  (us, full cycle through libalphad-sai, virtual ASIC)")
     for n in SIZES:
