@@ -237,7 +237,8 @@ def create_app(daemon: Daemon, store: ConfigStore | None = None,
              summary="Change interval, scheme, scheme_params or alphas",
              description="Validated with the configuration file's parser; applied at the "
                          "next interval; written back to the YAML file with persist=true.",
-             responses={401: {"description": "missing or wrong token"},
+             responses={202: {"description": "accepted; applied at the next interval"},
+                        401: {"description": "missing or wrong token"},
                         403: {"description": "writes disabled (no token configured)"},
                         409: {"description": "no configuration file to change"},
                         422: {"description": "invalid configuration; errors name the field"}})

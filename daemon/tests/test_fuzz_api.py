@@ -27,7 +27,7 @@ from alphad.metrics import Metrics
 from alphad.reconfig import ConfigStore, hot_view
 
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
-FUZZ = settings(max_examples=30, deadline=None,
+FUZZ = settings(max_examples=30, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.function_scoped_fixture,
                                        HealthCheck.too_slow])
 

@@ -18,7 +18,7 @@ from alphad.controller import Controller
 
 ROOT = Path(__file__).resolve().parents[2]
 SCN = ROOT / "configs" / "scenarios" / "default.scn"
-FUZZ = settings(max_examples=150, deadline=None,
+FUZZ = settings(max_examples=150, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 BASE: dict[str, Any] = {

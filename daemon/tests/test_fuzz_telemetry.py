@@ -38,7 +38,7 @@ from alphad.sonic.counters import (
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG_DB_JSON = ROOT / "configs" / "sonic" / "config_db.json"
-FUZZ = settings(max_examples=25, deadline=None,
+FUZZ = settings(max_examples=25, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.function_scoped_fixture,
                                        HealthCheck.too_slow])
 
@@ -51,7 +51,7 @@ counter_text = (st.integers(0, 2**64 - 1).map(str) | st.integers(-2**70, 2**70).
 
 
 @given(tokens=st.lists(counter_text, min_size=1, max_size=12))
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400, deadline=None, derandomize=True)
 def test_counters_db_value_parser(tokens: list[str]) -> None:
     text = " ".join(tokens)
     try:
@@ -160,7 +160,7 @@ def _check_table(t: QueueTable) -> None:
                            st.dictionaries(st.sampled_from([*SONIC_FIELDS, "x"]), json_value,
                                            max_size=5) | json_value, max_size=5),
        as_ietf=st.booleans(), ts=st.integers(-2**63, 2**63 - 1))
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, derandomize=True)
 def test_gnmi_sonic_notifications(doc: Any, as_ietf: bool, ts: int) -> None:
     t = QueueTable(NAMES, "sonic", pool_oid="oid:0x18")
     body = json.dumps(doc).encode()
@@ -197,7 +197,7 @@ typed = st.one_of(
 @given(updates=st.lists(st.tuples(st.sampled_from([*NAMES, "nope"]),
                                   st.sampled_from([*OC_LEAVES, "other"]), typed,
                                   st.booleans()), max_size=8))
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, derandomize=True)
 def test_gnmi_openconfig_notifications(updates: list[tuple[str, str, Any, bool]]) -> None:
     t = QueueTable(NAMES, "openconfig")
     ups = []

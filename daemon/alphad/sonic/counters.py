@@ -156,7 +156,10 @@ def parse_values(text: str, count: int) -> np.ndarray:
             vals = np.fromstring(text, dtype=np.uint64, sep=" ")
         except ValueError:
             vals = np.zeros(0, dtype=np.uint64)
-    if len(vals) == count and not (vals == _U64_MAX).any():  # saturated: maybe >= 2^64
+    # One space between values: an empty value or one holding a space changes the count
+    # (and would shift every later value onto the next field).
+    if (len(vals) == count and text.count(" ") == count - 1
+            and not (vals == _U64_MAX).any()):  # saturated: maybe >= 2^64
         return vals
     tokens = text.split(" ")
     if len(tokens) != count:
