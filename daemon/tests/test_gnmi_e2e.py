@@ -47,7 +47,10 @@ def backend_yaml(port: int, pki: Pki | None, tmp: Path, interval: str = "100ms",
                          "password_file": str(pw), "sample_interval": interval,
                          "journal": str(tmp / "state" / "journal.json"), "timeout": "3s",
                          "set_timeout": "3s", "backoff_initial": "100ms",
-                         "backoff_max": "500ms"}
+                         "backoff_max": "500ms",
+                         # 1 s of silence at 100 ms: a loaded 2-core CI machine can pause
+                         # the switch for a few hundred ms; the stall tests ask for 3
+                         "stall_intervals": 10}
     if pki is None:
         b["insecure"] = True
     else:
@@ -168,7 +171,7 @@ def test_stalled_stream_is_detected_and_recovered(switch: Switch, tmp_path: Path
     be = None
     try:
         wait_for(lambda: b"gNMI on" in (tmp_path / "gnmi.log").read_bytes(), 15, "server")
-        be = open_gnmi(port, None, tmp_path)
+        be = open_gnmi(port, None, tmp_path, stall_intervals=3)
         be.sample()
         srv.send_signal(signal.SIGSTOP)
         t0 = time.monotonic()
