@@ -122,6 +122,10 @@ class FailSafe:
                 i = int(np.argmax(~np.isfinite(wm) | (wm > self._fill) | (wm < 0)))
                 return (f"implausible telemetry: queue {self._name(i)} watermark {wm[i]:.6g} "
                         f"bytes (pool {self.topo.buffer_bytes:.6g} bytes)")
+        a = s.alpha
+        if len(a) and not (float(a.min()) > 0 and float(a.max()) < np.inf):  # NaN fails
+            i = int(np.argmax(~(np.isfinite(a) & (a > 0))))
+            return f"implausible telemetry: queue {self._name(i)} alpha in effect {a[i]!r}"
         for name in ("pool_watermark", "pool_occupancy"):
             v = getattr(s, name)
             if v is not None and not 0 <= v <= self._fill:

@@ -119,7 +119,13 @@ class CosimSession:
         self._answered = True
         self._pending: dict[str, Changes] = {}
         self._samples: dict[str, Sample] = {}
-        self._handshake()
+        try:
+            self._handshake()
+        except (ValueError, IndexError, OverflowError) as e:  # a malformed record
+            self.proc.kill()
+            self.proc.wait()
+            raise FatalBackendError(f"malformed record from the simulation: {e}",
+                                    backend="sim", op="open") from None
 
     # -- protocol -----------------------------------------------------------------
     def _line(self) -> list[str]:
@@ -164,8 +170,16 @@ class CosimSession:
     def read_interval(self) -> dict[str, Sample]:
         """The snapshots of the next interval, one per switch (blocks on the simulation).
 
-        Raises :class:`SimulationFinished` at the end of the run.
+        Raises :class:`SimulationFinished` at the end of the run, FatalBackendError on a
+        malformed record (a value that is not a number of its kind, a short line).
         """
+        try:
+            return self._read_interval()
+        except (ValueError, IndexError, OverflowError) as e:
+            raise FatalBackendError(f"malformed record from the simulation at interval "
+                                    f"{self.seq}: {e}", backend="sim", op="sample") from None
+
+    def _read_interval(self) -> dict[str, Sample]:
         if self.finished:
             raise SimulationFinished("the simulation has finished", backend="sim", op="sample")
         if not self._answered:
