@@ -207,3 +207,33 @@ def test_sigkill_lock_restore_and_signals_through_the_cli(switch: Switch, server
     assert rc == 128 + signal.SIGINT and "restored=yes" in err, err
     assert took < 1.0, took
     assert switch.dump() == before
+
+
+def test_flex_counters_follow_the_interval(switch: Switch, server, tmp_path: Path) -> None:
+    """The loop tells the backend its interval: the flex counters poll at it (SONiC's
+    minimum 100 ms), also after a reconfiguration; an explicit poll_interval wins."""
+    before = switch.dump()
+    c = switch.config_db
+    conf = parse_config(config_text(server, tmp_path, interval="250ms"), "t", tmp_path)
+    be = SonicBackend(conf.backend)
+    d = Daemon(conf, be)
+    d.cycle()
+    assert c.hget("FLEX_COUNTER_TABLE|QUEUE_WATERMARK", "POLL_INTERVAL") == "250"
+    assert d.fs.stale_after == pytest.approx(5 * 0.25)
+    d.request_config(conf.model_copy(update={"interval": 0.02}))
+    d.cycle()
+    assert c.hget("FLEX_COUNTER_TABLE|QUEUE", "POLL_INTERVAL") == "100"
+    assert be.telemetry_period == 0.1 and d.fs.stale_after == pytest.approx(0.5)
+    be.restore()
+    be.close()
+    assert switch.dump() == before
+    pinned = config_text(server, tmp_path, interval="250ms").replace(
+        "  timeout: 0.3\n", "  timeout: 0.3\n  poll_interval: 1s\n")
+    conf = parse_config(pinned, "t", tmp_path)
+    be = SonicBackend(conf.backend)
+    d = Daemon(conf, be)
+    d.cycle()
+    assert c.hget("FLEX_COUNTER_TABLE|QUEUE_WATERMARK", "POLL_INTERVAL") == "1000"
+    be.restore()
+    be.close()
+    assert switch.dump() == before
