@@ -83,9 +83,11 @@ control Ingress(inout headers_t hdr, inout ig_metadata_t ig_md,
     Register<bit<16>, bit<8>>(MAX_NIDX, 0) np_reg;         /* n_p per priority / group */
     Register<bit<16>, bit<8>>(MAX_PORTS, 0) active_reg;    /* active queues per port */
 
-    RegisterAction<bit<32>, bit<16>, bit<32>>(qlen_ig) qlen_read = {
+#if __TARGET_TOFINO__ != 2
+    RegisterAction<bit<32>, bit<16>, bit<32>>(qlen_ig) qlen_read = {   /* Tofino 1: q */
         void apply(inout bit<32> value, out bit<32> rv) { rv = value; }
     };
+#endif
     RegisterAction<bit<32>, bit<16>, bit<32>>(qlen_ig) qlen_swap = {   /* read-modify-write */
         void apply(inout bit<32> value, out bit<32> rv) { rv = value; value = hdr.sync.depth; }
     };
@@ -442,7 +444,7 @@ control Ghost(in ghost_intrinsic_metadata_t gh_md) {
         void apply(inout bit<32> value) { value = (bit<32>)gh_md.qlength; }
     };
     action set_ghost_idx(bit<16> qidx) { gidx = qidx; }
-    action ghost_skip() { }
+    action ghost_skip() { gidx = 0; }
     table ghost_map {
         key = { gh_md.qid : exact @name("qid"); }
         actions = { set_ghost_idx; ghost_skip; }
