@@ -31,7 +31,7 @@ shim:
 run: setup
 	$(VENV)/bin/alphad run -c configs/alphad.yaml
 
-test: setup lint-docker test-c test-ns3 test-py
+test: setup lint-docker test-c test-ns3 test-py test-p4
 
 test-c: shim
 	ctest --test-dir $(SHIM_BUILD) --output-on-failure
@@ -116,3 +116,11 @@ vswitch-gnmi: setup
 
 run-gnmi: setup
 	$(VENV)/bin/alphad run -c configs/gnmi/alphad-vswitch.yaml
+
+# --- P4 reference: the bit-exact model's tests (no Tofino compiler installs here) ---
+.PHONY: test-p4 p4
+test-p4: venv
+	$(MAKE) -C p4-reference test
+
+p4:
+	$(MAKE) -C p4-reference p4
