@@ -38,7 +38,7 @@ def _pow2(ks: range | list[int]) -> list[float]:
     return [2.0**k for k in ks]
 
 
-def settings(gen: float = 0.08, drain: float = 0.05) -> dict[str, Setting]:
+def settings(gen: float = 0.05, drain: float = 0.03) -> dict[str, Setting]:
     common = {"gen": gen, "drain": drain, "sample_us": 50.0}
     a = Setting(
         name="a",
@@ -60,7 +60,7 @@ def settings(gen: float = 0.08, drain: float = 0.05) -> dict[str, Setting]:
         priorities=[{"name": "query", "queues": [0], "alpha": 1.0, "group": "query"},
                     {"name": "web1", "queues": [1], "alpha": 0.5, "group": "web"},
                     {"name": "web2", "queues": [2], "alpha": 0.25, "group": "web"}],
-        grid=[(x, y, y) for x, y in itertools.product(_pow2(range(-1, 4)), _pow2(range(-4, 1)))],
+        grid=[(x, y, y) for x, y in itertools.product(_pow2(range(4)), _pow2(range(-4, 0)))],
         fb_groups="0,1,1",
         alphad_schemes=("abm", "fb", "auto"),
         notes="operator alphas 1 / 0.5 / 0.25; dt-static searches (alpha_query, alpha_web)",
@@ -82,7 +82,7 @@ def settings(gen: float = 0.08, drain: float = 0.05) -> dict[str, Setting]:
         alphas=(0.5, 0.5),
         priorities=[{"name": "c0", "queues": [0], "alpha": 0.5, "group": "all"},
                     {"name": "c1", "queues": [1], "alpha": 0.5, "group": "all"}],
-        grid=[(x, y) for x, y in itertools.product(_pow2([-3, -1, 0, 1, 2]), repeat=2)],
+        grid=[(x, y) for x, y in itertools.product(_pow2([-3, -1, 0, 2]), repeat=2)],
         fb_groups="0,0",
         alphad_schemes=("abm", "fb", "auto"),
         notes=f"4 phases of {ph:g} ms cycled (scaled from 'every few seconds')",

@@ -38,8 +38,10 @@ def draw(doc: dict[str, Any], outdir: Path) -> list[Path]:
                 if "-" in per:  # interval-free baselines as horizontal lines
                     v = per["-"]["pooled"][key]
                     if v is not None:
-                        ax.axhline(v, color="black" if cfg == "dt" else "gray",
-                                   ls=":" if cfg == "dt" else "-.", label=cfg)
+                        dt = cfg == "dt"
+                        ax.axhline(v, color="black" if dt else "gray", ls=(0, (2, 2)) if dt
+                                   else "-", lw=2.0 if dt else 3.0, alpha=1.0 if dt else 0.4,
+                                   zorder=3 if dt else 1, label=cfg)
                     continue
                 ks = sorted(per, key=float)
                 xs = [float(k) for k in ks]

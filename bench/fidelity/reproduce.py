@@ -101,8 +101,8 @@ def schemes_of(point: tuple[str, dict[str, Any]]) -> tuple[str, ...]:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--seeds", type=_ints, default=[1, 2])
-    p.add_argument("--gen", type=float, default=0.08)
-    p.add_argument("--drain", type=float, default=0.05)
+    p.add_argument("--gen", type=float, default=0.05)
+    p.add_argument("--drain", type=float, default=0.03)
     p.add_argument("--workers", type=int, default=None)
     p.add_argument("--scheduler", default=None)
     p.add_argument("--cache", type=Path, default=REPO / "build" / "fidelity-cache")

@@ -750,10 +750,16 @@ main(int argc, char* argv[])
         if (ph.qps > 0)
         {
             uint64_t request = uint64_t(ph.requestFrac * leafPool);
+            std::vector<uint32_t> requesters;
             for (uint32_t l = 0; l < leaves; ++l)
-            for (uint32_t r : queryHosts)
             {
-                r += l * servers;
+                for (uint32_t h : queryHosts)
+                {
+                    requesters.push_back(l * servers + h);
+                }
+            }
+            for (uint32_t r : requesters)
+            {
                 double t = t0 + expo->GetValue(1.0 / ph.qps, 0);
                 while (t < t1)
                 {
