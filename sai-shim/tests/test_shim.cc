@@ -441,3 +441,15 @@ TEST(Shim, RealtimeClockTracksWallTimeAndCallsAreSafe) {
 }
 
 }  // namespace
+
+TEST(Shim, StepsLongerThanTheLockChunkStillAdvance) {
+    // step_ns above the model thread's 20 us chunk used to leave the clock standing still
+    Shim s(Shim::manual("switch ports=2 queues=2 step_ns=50000\ngreedy port=0 queue=0 rate_gbps=10\n"));
+    ASSERT_EQ(s.rc, ALPHAD_OK) << s.err;
+    ASSERT_EQ(alphad_sai_advance(s.h, 1000000), ALPHAD_OK);
+    std::vector<alphad_queue_stats_t> q(s.n_queues);
+    uint64_t t_ns = 0;
+    ASSERT_EQ(alphad_sai_read_stats(s.h, q.data(), s.n_queues, nullptr, &t_ns), ALPHAD_OK);
+    EXPECT_EQ(t_ns, 1000000u);
+    EXPECT_GT(q[0].bytes, 0u);
+}

@@ -187,7 +187,10 @@ static sai_status_t put_oids(sai_object_list_t *l, uint32_t n, uint32_t type, ui
  * busy model time, but an idle stretch is skipped in one go. */
 static uint64_t chunk_end(struct vm *m, uint64_t target)
 {
-    uint64_t end = m->now_ns + VASIC_CHUNK_NS;
+    /* At least one whole step, or a model with step_ns > VASIC_CHUNK_NS would
+     * never advance. */
+    uint64_t span = m->sw.step_ns > VASIC_CHUNK_NS ? m->sw.step_ns : VASIC_CHUNK_NS;
+    uint64_t end = m->now_ns + span;
     uint64_t quiet = vm_quiet_until(m);
     if (quiet > end)
         end = quiet;
