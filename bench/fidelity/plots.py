@@ -18,6 +18,7 @@ PANELS = (
     ("short_slowdown_p999", "short flows (<100 KB)\np99.9 FCT slowdown"),
     ("short_slowdown_p99", "short flows\np99 FCT slowdown"),
     ("qct_ms_p99", "incast query\np99 completion (ms)"),
+    ("qct_ms_mean", "incast query\nmean completion (ms)"),
     ("rto_flows", "flows that hit\nan RTO"),
 )
 
@@ -32,7 +33,7 @@ def draw(doc: dict[str, Any], outdir: Path) -> list[Path]:
     for name, sc in doc["scenarios"].items():
         if "configs" not in sc:
             continue
-        fig, axes = plt.subplots(1, len(PANELS), figsize=(4.2 * len(PANELS), 3.6))
+        fig, axes = plt.subplots(1, len(PANELS), figsize=(3.9 * len(PANELS), 3.6))
         for ax, (key, label) in zip(axes, PANELS, strict=True):
             for cfg, per in sc["configs"].items():
                 if "-" in per:  # interval-free baselines as horizontal lines
