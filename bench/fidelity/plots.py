@@ -34,6 +34,7 @@ def draw(doc: dict[str, Any], outdir: Path) -> list[Path]:
         if "configs" not in sc:
             continue
         fig, axes = plt.subplots(1, len(PANELS), figsize=(3.9 * len(PANELS), 3.6))
+        all_k = sorted({float(k) for per in sc["configs"].values() for k in per if k != "-"})
         for ax, (key, label) in zip(axes, PANELS, strict=True):
             for cfg, per in sc["configs"].items():
                 if "-" in per:  # interval-free baselines as horizontal lines
@@ -49,7 +50,9 @@ def draw(doc: dict[str, Any], outdir: Path) -> list[Path]:
                 ys = [per[k]["pooled"][key] for k in ks]
                 color, marker, ls = STYLE.get(cfg, ("gray", ".", "-"))
                 ax.plot(xs, ys, color=color, marker=marker, ls=ls, label=cfg)
-            ax.set_xscale("log")
+            if all_k:
+                ax.set_xscale("log")
+                ax.set_xlim(all_k[0] / 2, all_k[-1] * 2)
             ax.set_xlabel("update interval (x RTT = 80 us)")
             ax.set_ylabel(label)
             ax.grid(alpha=0.3)
