@@ -44,19 +44,19 @@ def protean_point(load: float, seed: int, gen: float, drain: float, scheme: str)
 
 ROWS: list[dict[str, Any]] = [
     # id, claim, conditions, (builder kwargs), metric, schemes compared
-    {"id": "A1", "claim": "incast p99 FCT slowdown -90.12% vs DT at 40% load (-94% at 80%)",
+    {"id": "A1", "claim": "incast p99 FCT slowdown -90.12% at 40% load, -94% at 80% (paper: average over DT, FAB, CS, IB)",
      "cond": "Cubic, request 30% of the buffer, 40% / 80% web-search load",
      "points": [("abm", {"load": 0.4, "req": 0.3}), ("abm", {"load": 0.8, "req": 0.3})],
      "metric": "incast_slowdown_p99", "paper": [-0.9012, -0.94]},
-    {"id": "A3", "claim": "short-flow p99 slowdown -30.7% vs DT at 20% load, -76% avg at 80%",
+    {"id": "A3", "claim": "short-flow p99 slowdown -30.7% vs DT at 20% load; -76% at 80% (average over the baselines)",
      "cond": "Cubic, request 30%",
      "points": [("abm", {"load": 0.2, "req": 0.3}), ("abm", {"load": 0.8, "req": 0.3})],
      "metric": "short_slowdown_p99", "paper": [-0.307, -0.76]},
-    {"id": "A2", "claim": "incast p99: -39% vs DT at request 12.5%; >= -75.1% at 50%",
+    {"id": "A2", "claim": "incast p99: -39% vs DT at request 12.5%; >= -75.1% at 50% (average over the baselines)",
      "cond": "Cubic, 40% load",
      "points": [("abm", {"load": 0.4, "req": 0.125}), ("abm", {"load": 0.4, "req": 0.5})],
      "metric": "incast_slowdown_p99", "paper": [-0.39, -0.751]},
-    {"id": "A5", "claim": "buffer occupancy -54.2% avg vs DT across loads",
+    {"id": "A5", "claim": "buffer occupancy -54.2% on average vs DT, FAB and IB across loads",
      "cond": "Cubic, request 30%, loads 20/40/80%",
      "points": [("abm", {"load": 0.2, "req": 0.3}), ("abm", {"load": 0.4, "req": 0.3}),
                 ("abm", {"load": 0.8, "req": 0.3})],
