@@ -86,34 +86,58 @@ def _auto(topo, prios, interval=0.01, **params):  # type: ignore[no-untyped-def]
     return cl, Estimator(topo, cl), schemes.get("auto")(ctx, params)
 
 
-def test_stale_telemetry_returns_operator_alpha() -> None:
+def _burst(topo, cl, est, sch, t, q, size, drops):  # type: ignore[no-untyped-def]
+    """One interval in which queue q peaks at size and drops; the others send a little."""
+    wm = np.zeros(topo.n)
+    wm[q] = size
+    tx = est._prev.tx_bytes + np.full(topo.n, 50_000, dtype=np.uint64)
+    dr = est._prev.drop_bytes.copy()
+    dr[q] += drops
+    e = est.update(make_sample(topo, t, alpha=cl.alpha_q(), wm=wm, tx=tx, drops=dr,
+                               pool_wm=size))
+    return sch(e)
+
+
+def test_lossy_burst_class_is_boosted_then_stale_telemetry_returns_operator_alpha() -> None:
     topo = make_topology(2, 2, buffer_bytes=1e6)
     cl, est, sch = _auto(topo, [("a", [0], 0.5, None), ("b", [1], 0.25, None)])
     est.update(make_sample(topo, 0.0, alpha=cl.alpha_q()))
-    wm = np.array([0, 0, 0, 0.0])
-    e = est.update(make_sample(topo, 0.01, alpha=cl.alpha_q(), wm=wm))
-    sch(e)
-    wm = np.array([0, 400_000, 0, 0.0])  # a burst on class b after an idle interval
-    e = est.update(make_sample(topo, 0.02, alpha=cl.alpha_q(), wm=wm, pool_wm=400_000))
-    boosted = sch(e)
-    assert boosted[1] > 0.25 and boosted[3] == boosted[1]  # the whole class
-    e = est.update(make_sample(topo, 0.2, alpha=cl.alpha_q()))  # 18 intervals of silence
+    _burst(topo, cl, est, sch, 0.01, 1, 0, 0)  # every queue seen idle once
+    boosted = _burst(topo, cl, est, sch, 0.02, 1, 400_000, 100_000)
+    assert boosted[1] > 0.25 and boosted[3] == boosted[1]  # the whole class b
+    assert boosted[0] == 0.25 and boosted[2] == 0.25  # b dropped: a donates, halved
+    again = _burst(topo, cl, est, sch, 0.03, 1, 400_000, 10_000)
+    assert again[0] == 0.125 and again[1] >= boosted[1]  # b still drops: a halves again
+    e = est.update(make_sample(topo, 0.2, alpha=cl.alpha_q()))  # 17 intervals of silence
     assert sch(e).tolist() == cl.alpha_q().tolist()
 
 
-def test_boost_fades_after_hold() -> None:
+def test_no_protection_without_disproportionate_loss() -> None:
+    """When both classes lose alike there is nothing to isolate: plain DT."""
     topo = make_topology(1, 2, buffer_bytes=1e6)
-    cl, est, sch = _auto(topo, [("a", [0], 0.5, None), ("b", [1], 0.5, None)], hold=0.05)
+    cl, est, sch = _auto(topo, [("a", [0], 0.5, None), ("b", [1], 0.5, None)])
     t = 0.0
     est.update(make_sample(topo, t, alpha=cl.alpha_q()))
-    out = []
-    for i in range(40):
+    tx = np.zeros(2, dtype=np.uint64)
+    dr = np.zeros(2, dtype=np.uint64)
+    for _ in range(20):
         t += 0.01
-        wm = np.array([0.0, 300_000.0 if i == 1 else 0.0])
-        e = est.update(make_sample(topo, t, alpha=cl.alpha_q(), wm=wm, pool_wm=float(wm.sum())))
-        out.append(sch(e)[1])
-    assert max(out) > 0.5
-    assert out[5] == max(out)  # held
+        tx += 50_000
+        dr += 2_000
+        e = est.update(make_sample(topo, t, alpha=cl.alpha_q(), tx=tx, drops=dr,
+                                   wm=np.array([400_000.0, 400_000.0]), pool_wm=800_000))
+        assert sch(e).tolist() == [0.5, 0.5]
+
+
+def test_protection_ends_after_hold() -> None:
+    topo = make_topology(1, 2, buffer_bytes=1e6)
+    cl, est, sch = _auto(topo, [("a", [0], 0.5, None), ("b", [1], 0.5, None)], hold=0.05)
+    est.update(make_sample(topo, 0.0, alpha=cl.alpha_q()))
+    _burst(topo, cl, est, sch, 0.01, 1, 0, 0)
+    out = [_burst(topo, cl, est, sch, 0.02, 1, 600_000, 100_000)[1]]
+    for i in range(30):
+        out.append(_burst(topo, cl, est, sch, 0.03 + 0.01 * i, 1, 0, 0)[1])
+    assert out[0] > 0.5 and out[3] == out[0]  # held
     assert out[-1] == 0.5  # forgotten
 
 
