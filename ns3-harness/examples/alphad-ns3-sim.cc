@@ -503,6 +503,10 @@ main(int argc, char* argv[])
     Config::SetDefault("ns3::TcpSocketBase::ClockGranularity", TimeValue(MicroSeconds(1)));
     Config::SetDefault("ns3::RttEstimator::InitialEstimation", TimeValue(baseRtt * 2));
     Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(true));
+    // A closed connection waits 2 x MSL in TIME_WAIT (ns-3 default MSL: 120 s) and its
+    // endpoint stays in the node's demultiplexer list, which every packet scans: long
+    // runs slowed down 3x. Nothing in a run reuses a port within milliseconds.
+    Config::SetDefault("ns3::TcpSocketBase::MaxSegLifetime", DoubleValue(0.001));
     if (tcp == "dctcp")
     {
         Config::SetDefault("ns3::TcpSocketBase::UseEcn", StringValue("On"));

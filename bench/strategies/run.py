@@ -1,0 +1,250 @@
+"""Strategy benchmark: alphad's control schemes against DT, the best static per-class DT
+(`dt-static`, an expert's grid search) and ABM, at the intervals real switches allow.
+
+    python bench/strategies/run.py                 # everything (about 1.5 h on 2 cores)
+    python bench/strategies/run.py --only b --seeds 1
+
+Scale: the harness's leaf-spine (2 leaves x 8 servers, 2 spines, 10 us links, base RTT
+80 us, 9.6 KiB of buffer per port per Gb/s) with **1 Gb/s links**, so that simulated
+seconds — and so 100 ms to 1 s control intervals — are affordable: the buffer-to-BDP
+ratio and the incast fan-in are those of the 10 Gb/s setting. Scenarios:
+
+(b) classes separated, starting from the default alpha everywhere (0.5): queries in
+    class 0, web-search in classes 1-2; interval 1 s; metrics over the queries and
+    flows that start after the 10th interval. Loads 0.4/0.6 x requests 50/75% of the
+    buffer. dt-static: best (alpha_query, alpha_web) on a tuning seed for each variant.
+(c) time-varying: every 2 s which class bursts, how hard, and which class carries the
+    long flows change (a class alternates between long-flow and burst phases);
+    intervals 1, 10, 100 RTT and 100 ms; dt-static: the best single setting.
+(a) ABM §4.4 (flows uniform over 8 queues, 40% load, request 75%): the never-worse check.
+
+Runs are cached under build/strategies-cache/<hash of the controller code>/, so a
+change to the schemes reruns what depends on it. Writes bench/results/strategies.json
+and bench/results/strategies-*.png.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import itertools
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from alphad_ns3.analysis import load_run, percentile
+from alphad_ns3.scenario import RunSpec, Scenario
+from alphad_ns3.sweep import execute
+
+REPO = Path(__file__).resolve().parents[2]
+RTT_US = 80.0
+SHORT_MAX, LONG_MIN = 100_000, 1_000_000
+CODE = ["schemes/*.py", "estimate.py", "quantize.py", "controller.py", "backends/sim.py"]
+
+
+def code_hash() -> str:
+    h = hashlib.sha256()
+    root = REPO / "daemon" / "alphad"
+    for pat in CODE:
+        for f in sorted(root.glob(pat)):
+            h.update(f.read_bytes())
+    prog = REPO / "build" / "ns3-harness" / "alphad-ns3-sim"
+    if prog.exists():
+        h.update(prog.read_bytes())
+    return h.hexdigest()[:12]
+
+
+def pow2(ks: list[int]) -> list[float]:
+    return [2.0**k for k in ks]
+
+
+COMMON = {"link_rate": "1Gbps", "sample_us": 200.0, "queue_sample_us": 1000.0}
+
+
+def scen_b(load: float, req: float, seed: int, gen: float) -> Scenario:
+    return Scenario(queues=3, load=load, qps=20.0, request_frac=req, ws_classes="1-2",
+                    incast_classes="0", gen=gen, drain=1.0, seed=seed, **COMMON)
+
+
+def scen_c(seed: int, gen: float, scale: float = 1.0) -> Scenario:
+    ph = 2000
+    phases = ";".join([
+        f"{ph},{0.4 * scale:g},1,{30 * scale:g},0.6,0",    # class 0 bursts hard; web in class 1
+        f"{ph},{0.4 * scale:g},0,{60 * scale:g},0.3,1",    # class 1 bursts often, lightly
+        f"{ph},{0.6 * scale:g},0+1,{10 * scale:g},0.2,0",  # mostly long flows, rare bursts
+        f"{ph},{0.3 * scale:g},0,{20 * scale:g},0.8,1",    # class 1 bursts very hard
+    ])
+    return Scenario(queues=2, phases=phases, ws_classes="0-1", incast_classes="0-1",
+                    load=0.4, gen=gen, drain=1.0, seed=seed, **COMMON)
+
+
+def scen_a(seed: int, gen: float) -> Scenario:
+    return Scenario(load=0.4, qps=20.0, request_frac=0.75, ws_classes="0-7",
+                    incast_classes="0-7", gen=gen, drain=1.0, seed=seed, **COMMON)
+
+
+def prios(n: int, alphas: tuple[float, ...]) -> list[dict[str, Any]]:
+    return [{"name": f"c{i}", "queues": [i], "alpha": alphas[i] if len(alphas) > 1
+             else alphas[0]} for i in range(n)]
+
+
+def alphad(sc: Scenario, scheme: str, interval_s: float, alphas: tuple[float, ...]) -> RunSpec:
+    cfg = {"interval": f"{interval_s * 1e6:g}us", "scheme": scheme,
+           "priorities": prios(sc.queues, alphas),
+           "quantize": {"mode": "pow2", "kmin": -8, "kmax": 7, "hysteresis": 0.25}}
+    return RunSpec(scenario=sc, scheme="alphad", alphas=alphas, alphad=cfg)
+
+
+def windowed(out: Path, t_from: float) -> dict[str, Any]:
+    """Metrics of what starts at or after t_from (s): queries, short and long flows."""
+    r = load_run(out)
+    f, q = r.flows, r.queries
+    t0 = t_from * 1e9
+    fin = f["end_ns"] >= 0
+    fct = np.where(fin, f["fct_ns"], r.end_ns - f["start_ns"]).astype(np.float64)
+    slow = fct / f["ideal_ns"]
+    w = f["start_ns"] >= t0
+    ws = f["kind"] == "ws"
+    short = w & ws & (f["size"] < SHORT_MAX)
+    long_ = w & ws & (f["size"] >= LONG_MIN)
+    qw = q["start_ns"] >= t0 if len(q) else np.zeros(0, dtype=bool)
+    qct = np.where(q["end_ns"] >= 0, q["qct_ns"], r.end_ns - q["start_ns"])[qw] / 1e6 \
+        if len(q) else np.zeros(0)
+    s = r.summary
+    return {
+        "queries": int(qw.sum()),
+        "qct_ms_p99": percentile(qct, 99), "qct_ms_mean": float(np.mean(qct)) if len(qct)
+        else float("nan"),
+        "burst_absorption": float(np.mean(q["drop_pkts"][qw] == 0)) if qw.any() else float("nan"),
+        "short_n": int(short.sum()),
+        "short_slowdown_p99": percentile(slow[short], 99),
+        "short_rto_flows": int((short & (f["rto"] > 0)).sum()),
+        "incast_rto_flows": int((w & (f["kind"] == "incast") & (f["rto"] > 0)).sum()),
+        "long_n": int(long_.sum()),
+        "long_fct_ms_mean": float(np.mean(fct[long_ & fin]) / 1e6) if (long_ & fin).any()
+        else float("nan"),
+        "uplink_utilisation": float(np.mean(s["uplink_utilisation"])),
+        "writes": s.get("cosim", {}).get("writes", 0),
+    }
+
+
+def objective(m: dict[str, Any], ref: dict[str, Any]) -> float:
+    """What the expert's grid minimises: query p99 and short-flow p99 slowdown, relative
+    to DT, with short-flow timeouts counted, and long flows kept (throughput within 2%)."""
+    if m["uplink_utilisation"] < 0.98 * ref["uplink_utilisation"]:
+        return float("inf")
+    return (m["qct_ms_p99"] / ref["qct_ms_p99"] + m["short_slowdown_p99"]
+            / ref["short_slowdown_p99"] + m["short_rto_flows"] / max(ref["short_n"], 1))
+
+
+class Runner:
+    def __init__(self, cache: Path, workers: int | None) -> None:
+        self.cache = cache
+        self.workers = workers
+        self.done = 0
+
+    def __call__(self, specs: list[RunSpec]) -> dict[str, Path]:
+        t = time.time()
+
+        def progress(_: dict[str, Any]) -> None:
+            self.done += 1
+            print(f"\r  {self.done} runs done ({time.time() - t:.0f} s)", end="", flush=True)
+
+        res = execute(specs, self.cache, workers=self.workers, progress=progress, timeout=7200)
+        print()
+        bad = [k for k, v in res.items() if "error" in v]
+        if bad:
+            raise SystemExit(f"{len(bad)} runs failed, e.g. {res[bad[0]]['error'][:500]}")
+        return {s.key(): self.cache / s.key() for s in specs}
+
+
+def evaluate(run: Runner, name: str, variants: dict[str, Any], seeds: list[int],
+             tune_seed: int, grid: list[tuple[float, ...]], default: tuple[float, ...],
+             make, configs: list[tuple[str, str, float]], t_from, t_tune) -> dict[str, Any]:
+    """Tune dt-static per variant, then run every config on every seed."""
+    out: dict[str, Any] = {}
+    for vname, vargs in variants.items():
+        print(f"[{name}/{vname}] tuning dt-static over {len(grid)} settings")
+        tune_sc = make(*vargs, seed=tune_seed, tuning=True)
+        specs = [RunSpec(scenario=tune_sc, scheme="dt", alphas=a) for a in [default, *grid]]
+        paths = run(specs)
+        ref = windowed(paths[specs[0].key()], t_tune)
+        scored = sorted(((objective(windowed(paths[s.key()], t_tune), ref), s.alphas)
+                         for s in specs[1:]), key=lambda x: x[0])
+        best = tuple(scored[0][1])
+        print(f"[{name}/{vname}] dt-static = {best} (objective {scored[0][0]:.3f}; DT = 2)")
+        rows: dict[str, list[dict[str, Any]]] = {}
+        specs_by: dict[str, list[RunSpec]] = {}
+        for seed in seeds:
+            sc = make(*vargs, seed=seed, tuning=False)
+            specs_by.setdefault("dt", []).append(RunSpec(scenario=sc, scheme="dt", alphas=default))
+            specs_by.setdefault("dt-static", []).append(
+                RunSpec(scenario=sc, scheme="dt", alphas=best))
+            for cname, kind, iv in configs:
+                if kind == "alphad":
+                    spec = alphad(sc, cname.split("@")[0], iv, default)
+                else:  # exact per-packet scheme, n_p/gamma refreshed every iv
+                    spec = RunSpec(scenario=sc, scheme=kind, alphas=default,
+                                   update_rtts=max(iv * 1e6 / RTT_US, 1.0))
+                specs_by.setdefault(cname, []).append(spec)
+        print(f"[{name}/{vname}] {sum(len(v) for v in specs_by.values())} runs")
+        paths = run([s for v in specs_by.values() for s in v])
+        for cname, specs in specs_by.items():
+            rows[cname] = [windowed(paths[s.key()], t_from) for s in specs]
+        out[vname] = {"dt_static": best, "tuning": [[o, list(a)] for o, a in scored[:5]],
+                      "configs": rows}
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--only", default="b,c,a")
+    ap.add_argument("--seeds", default="1,2,3")
+    ap.add_argument("--workers", type=int, default=None)
+    ap.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "strategies.json")
+    a = ap.parse_args()
+    seeds = [int(x) for x in a.seeds.split(",")]
+    cache = REPO / "build" / "strategies-cache" / code_hash()
+    run = Runner(cache, a.workers)
+    results: dict[str, Any] = {"meta": {"code": code_hash(), "seeds": seeds,
+                                        "date": time.strftime("%Y-%m-%d %H:%M")}}
+    if a.out.exists():
+        prev = json.loads(a.out.read_text())
+        results.update({k: v for k, v in prev.items() if k != "meta"})
+    t0 = time.time()
+    wanted = a.only.split(",")
+    if "b" in wanted:
+        grid = [(q, w, w) for q, w in itertools.product(pow2([-1, 0, 1, 2, 3]),
+                                                        pow2([-4, -3, -2, -1]))]
+        results["b"] = evaluate(
+            run, "b", {f"load{l:g}-req{r:g}": (l, r) for l in (0.4, 0.6) for r in (0.5, 0.75)},
+            seeds, 101, grid, (0.5,) * 3,
+            lambda l, r, seed, tuning: scen_b(l, r, seed, 3.0 if tuning else 12.0),
+            [("auto", "alphad", 1.0), ("abm", "alphad", 1.0), ("burst", "alphad", 1.0)],
+            t_from=10.0, t_tune=1.0)
+    if "c" in wanted:
+        ivs = [RTT_US * 1e-6, 10 * RTT_US * 1e-6, 100 * RTT_US * 1e-6, 0.1]
+        cfgs = [(f"{s}@{iv * 1e3:g}ms", "alphad", iv) for s in ("auto", "abm") for iv in ivs]
+        grid = list(itertools.product(pow2([-3, -1, 0, 2]), repeat=2))
+        results["c"] = evaluate(
+            run, "c", {f"x{s:g}": (s,) for s in (1.0, 1.5)}, seeds, 101, grid, (0.5, 0.5),
+            lambda s, seed, tuning: scen_c(seed, 8.0, s), cfgs, t_from=0.0, t_tune=0.0)
+    if "a" in wanted:
+        ivs = [RTT_US * 1e-6, 100 * RTT_US * 1e-6, 0.1, 1.0]
+        cfgs = [(f"auto@{iv * 1e3:g}ms", "alphad", iv) for iv in ivs]
+        results["a"] = evaluate(
+            run, "a", {"load0.4-req0.75": ()}, seeds, 101, [(x,) for x in pow2([-2, -1, 1])],
+            (0.5,), lambda seed, tuning: scen_a(seed, 2.0 if tuning else 4.0), cfgs,
+            t_from=0.0, t_tune=0.0)
+    results["meta"]["wall_seconds"] = time.time() - t0
+    a.out.parent.mkdir(parents=True, exist_ok=True)
+    a.out.write_text(json.dumps(results, indent=1, default=float) + "\n")
+    print(f"wrote {a.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
