@@ -1,50 +1,67 @@
 """`auto`: find, from telemetry, the per-class alpha an expert would set.
 
 An expert who knows the traffic gives the class that carries incast bursts a
-high alpha, so that a burst fits in the free buffer, and lowers the classes
-that hold buffer without needing it (long-lived flows), so that the room is
-there. When every class looks alike there is nothing to isolate, and the
-expert keeps DT. This scheme does the same from what a switch exposes per
-interval — peak watermarks, tx and drop deltas, the pool's peak — and keeps
-doing it as the traffic moves.
+high alpha, so that a burst fits in the free buffer, keeps the operator's
+alpha for the rest, and lowers the classes that hold buffer without needing
+it (long-lived flows) only when the burst class still cannot fit. When every
+class looks alike there is nothing to isolate and the expert keeps DT. This
+scheme does the same from what a switch exposes per interval — peak
+watermarks, tx and drop deltas, the pool's peak — and keeps doing it as the
+traffic moves.
 
 * **persistent queues** — a queue is *busy* in an interval when it is
   non-empty and drains at least ``busy_share`` of its round-robin share; one
-  that stays busy without a pause for longer than ``long_tau`` is a long-flow
-  queue. It never counts towards its class's losses and it never gets a boost.
+  that stays congested and busy without a pause for longer than ``long_tau``
+  is a long-flow queue. It never counts towards its class's losses, never gets
+  more than its operator's alpha, and gives way first.
 * **loss fraction** per class — dropped / (sent + dropped) bytes of the other
   queues of the class, over the last ``loss_tau`` seconds (exponential
   decay). Loss hurts bursts and short flows (timeouts); long flows recover
-  from it by fast retransmit, which keeps their loss fraction low.
-* **protected classes** — a class starts being protected when its loss
-  fraction is at least ``loss_min`` and ``loss_ratio`` times that of the rest
-  of the traffic, and it has bursts that its own alpha_p could not hold. It
-  stays protected while such bursts keep coming, and for ``hold`` seconds
-  after the last one.
-* **burst alpha** — a protected class remembers its largest recent burst S
-  (peak + dropped bytes of one queue in one interval). A queue of length S is
-  admitted under DT while S < alpha (B - Q_others - S), so the class gets
-  alpha = S / (B - Q_others - S) times ``margin`` (the transient bound behind
-  FB Eq. 8 for a burst rate far above line rate), rounded up to 2^k, never
-  below alpha_p and never lowered while the class stays protected; it applies
-  to every queue of the class, since the next burst may land on another port.
-  If the class still drops under that alpha, a feedback gain doubles it.
-* **donors** — while a class is protected, every other class and every
-  long-flow queue gives way: their alpha halves in each interval in which a
-  protected class still drops or cannot fit its bursts, never below
-  alpha_p * 2^-max_cut (the operator's floor, in the spirit of FB Theorem 3's
-  minimum allocation), and doubles back, one step per interval, once no
-  class is protected. Long flows keep their throughput with a shorter
-  standing queue; the short flows that share their queues wait less.
-* **safety** — no protected class means plain DT (alpha_p everywhere).
-  Stale telemetry (an interval longer than ``stale`` intervals) resets the
-  history and returns alpha_p; so does a queue whose counters were reset.
-  Too few bytes to measure a loss fraction count as no evidence.
+  from it by fast retransmit.
+* **bursty** — a class drops on queues that are otherwise idle: none of its
+  queues has a mean utilisation (tx / port speed, averaged over ``loss_tau``
+  or the interval if longer) above ``idle_util``. Web-search and long-flow
+  classes that lose because the buffer is busy keep some port busy most of
+  the time; incast classes sit idle between their bursts. (Per queue the two
+  do not separate at a 1 s interval: a web-search queue on a quiet port drops
+  too.)
+* **raise** — a bursty class that drops in the interval, with a loss fraction
+  of at least ``loss_min`` and ``loss_ratio`` times that of the rest of the
+  traffic, goes up at most once per ``step_gap`` seconds (the time TCP needs to show
+  the effect), up to ``alpha_cap``: at least one power of two, or at once to
+  the alpha its burst needed. A burst of S bytes (a queue's peak plus its
+  drops) beside what the other classes hold is admitted under DT while
+  S < alpha (B - Q_others - S), so it needed S / (B - Q_others - S), times
+  ``margin`` (the transient bound behind FB Eq. 8 for a burst rate far above
+  line rate), rounded up to 2^k. Disproportionate loss is the gate: when all
+  classes lose alike, raising one only moves the loss.
+* **lower** — a raised class that has not been lossy for ``hold`` seconds
+  goes down to the smallest power of two that would still have held the
+  biggest peak it showed in that time: a queue that peaked at w while the
+  pool peaked at Q would have been admitted under alpha >= w / (B - Q)
+  (DT's admission rule at the pool's peak, the conservative side since the
+  pool was at most Q then), times ``margin``; never below alpha_p. A raised
+  class that has not been idle (see bursty) for two ``hold`` carries
+  sustained traffic now, which a raise would only let hog the buffer: it goes
+  back to alpha_p. So a class calms down to the operator's alpha within
+  ``hold`` of its last burst.
+* **donors** — a class at ``alpha_cap`` that still drops is out of room, not
+  of alpha: every other class and every long-flow queue halves, once per
+  ``step_gap``, never below alpha_p * 2^-max_cut (the operator's floor, in the
+  spirit of FB Theorem 3's minimum allocation), and doubles back, one step
+  per ``hold``, once no class at the cap drops. A give-back that is followed
+  by starvation within its hold doubles that hold (up to 64 holds), one that
+  holds halves it again: the probing cost falls where the need persists.
+* **safety** — no raised class means plain DT (alpha_p everywhere). Stale
+  telemetry (an interval longer than ``stale`` intervals) resets the history
+  and returns alpha_p; so does a queue whose counters were reset. Too few
+  bytes to measure a loss fraction count as no evidence.
 """
 
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Mapping
 from typing import Any
 
@@ -54,14 +71,17 @@ from alphad.estimate import Estimates
 from alphad.schemes._base import SchemeContext, register
 
 DEFAULTS: dict[str, float] = {
-    "hold": 0.5,  # s a protected class keeps its burst memory / donors stay cut
+    "hold": 0.5,  # s without loss before a raised class comes down
+    "step_gap": 0.01,  # s between two raises (or donor cuts)
     "long_tau": 0.02,  # s a queue must stay busy to count as a long-flow queue
     "busy_share": 0.5,  # fraction of its round-robin share a busy queue drains
     "loss_tau": 0.1,  # s, time constant of the loss fractions
-    "loss_min": 0.001,  # loss fraction from which a class may be protected
+    "loss_min": 0.001,  # loss fraction from which a class may be raised
     "loss_ratio": 2.0,  # ... if it loses this many times more than the rest
+    "idle_util": 0.1,  # ... and drops on queues that are otherwise this idle (mean tx/speed)
     "min_bytes": 15000.0,  # bytes (sent + dropped) below which a loss fraction is unknown
-    "margin": 1.25,  # headroom on the burst alpha
+    "margin": 1.25,  # headroom on the alpha that held a peak
+    "alpha_cap": 16.0,  # highest alpha a raise reaches; above it donors give way
     "max_cut": 3,  # donors never below alpha_p * 2^-max_cut
     "stale": 3.0,  # intervals after which telemetry is stale
 }
@@ -74,10 +94,9 @@ def burst_alpha(S: np.ndarray, free: np.ndarray, margin: float) -> np.ndarray:
         return np.where(room > 0, S * margin / np.maximum(room, 1e-9), np.inf)
 
 
-def pow2_ceil(a: np.ndarray) -> np.ndarray:
-    """Round up to a power of two (the hardware's alpha set)."""
-    with np.errstate(divide="ignore"):
-        return np.exp2(np.ceil(np.log2(np.maximum(a, 1e-300))))
+def held_alpha(wm: np.ndarray, free: float) -> np.ndarray:
+    """alpha that admitted a peak of wm with the pool at its peak: w / (B - Q_peak)."""
+    return wm / max(free, 1.0)
 
 
 def loss_fraction(dropped: np.ndarray, sent: np.ndarray, min_bytes: float) -> np.ndarray:
@@ -93,11 +112,11 @@ class Auto:
     def __init__(self, ctx: SchemeContext, p: Mapping[str, float]) -> None:
         self.p = {**DEFAULTS, **p}
         topo, cl = ctx.topo, ctx.classes
-        self.B = topo.buffer_bytes
         self.interval = ctx.interval
+        self.B = topo.buffer_bytes
         self.hold = max(self.p["hold"], 3 * ctx.interval)
+        self.step_gap = max(self.p["step_gap"], 0.999 * ctx.interval)
         self.alpha_q = ctx.alpha_q.copy()
-        self.alpha_max = ctx.quantizer.alpha_max
         self.P = cl.n_prio
         self.managed = cl.prio >= 0
         self.prio0 = np.maximum(cl.prio, 0)
@@ -105,25 +124,38 @@ class Auto:
         self._port = topo.queue_port
         self.alpha_p = np.zeros(self.P)
         np.maximum.at(self.alpha_p, self._prio_m, self.alpha_q[self.managed])
+        cap = min(self.p["alpha_cap"], ctx.quantizer.alpha_max)
+        with np.errstate(divide="ignore"):
+            top = np.floor(np.log2(cap / np.maximum(self.alpha_p, 1e-300)))
+        self.max_level = np.maximum(top, 0)
         self.t = 0.0
         self.reset_state()
 
     def reset_state(self) -> None:
         n = len(self.alpha_q)
         self.last_idle = np.full(n, np.nan)  # last time each queue was seen not busy
+        self.U = np.zeros(n)  # mean utilisation of each queue over ~loss_tau
         self.D = np.zeros(self.P)  # decayed dropped bytes per class (non-persistent queues)
         self.X = np.zeros(self.P)  # decayed sent bytes per class
-        self.S = np.zeros(self.P)  # remembered burst size per class
-        self.last_burst = np.full(self.P, -np.inf)  # last burst that alpha_p could not hold
-        self.protected = np.zeros(self.P, dtype=bool)
-        self.gain = np.ones(self.P)
-        self.last_miss = np.full(self.P, -np.inf)  # last drop under the boosted alpha
-        self.boost = np.zeros(self.P)  # burst alpha in force (0: none)
+        self.level = np.zeros(self.P)  # alpha = alpha_p * 2^level
+        self.last_raise = np.full(self.P, -np.inf)
+        self.last_lossy = np.full(self.P, -np.inf)
+        self.last_class_idle = np.full(self.P, -np.inf)
+        self.uses: deque[tuple[float, np.ndarray]] = deque()  # held alpha per interval
         self.cut = 0  # halvings of the donors
+        self.last_cut = -np.inf
+        self.last_starved = -np.inf
+        self.last_restore = -np.inf
+        self.cut_hold = self.hold  # grows when a restored donor step was needed again
 
     def _per_class(self, values: np.ndarray, mask: np.ndarray) -> np.ndarray:
         out = np.zeros(self.P)
         np.add.at(out, self._prio_m, np.where(mask, values, 0.0)[self.managed])
+        return out
+
+    def _per_class_max(self, values: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        out = np.zeros(self.P)
+        np.maximum.at(out, self._prio_m, np.where(mask, values, 0.0)[self.managed])
         return out
 
     def __call__(self, est: Estimates) -> np.ndarray:
@@ -135,7 +167,7 @@ class Auto:
             self.reset_state()  # a gap: the history says nothing about now
             return self.alpha_q.copy()
 
-        # Long-flow queues: busy without a pause for longer than long_tau.
+        # Long-flow queues: congested and busy without a pause for longer than long_tau.
         share = 1.0 / np.maximum(est.active_per_port[self._port], 1)
         busy = est.nonempty & (est.rate >= p["busy_share"] * share)
         self.last_idle[~busy] = t
@@ -149,52 +181,58 @@ class Auto:
         self.X = self.X * decay + self._per_class(est.tx_delta, other)
         L = loss_fraction(self.D, self.X, p["min_bytes"])
         L_rest = loss_fraction(self.D.sum() - self.D, self.X.sum() - self.X, p["min_bytes"])
+        self.U = self.U * decay + np.minimum(est.rate, 1.0) * (1.0 - decay)
+        idle = self._per_class_max(self.U, self.managed) <= p["idle_util"]
+        self.last_class_idle[idle] = t
+        dropping = idle & (self._per_class(est.drop_delta, other) > 0)
+        lossy = dropping & (L >= p["loss_min"]) & (L >= p["loss_ratio"] * L_rest)
+        self.last_lossy[lossy] = t
 
-        # Bursts: the largest (peak + dropped) of a queue of the class this interval.
-        size = np.minimum(np.where(other, est.watermark + est.drop_delta, 0.0), self.B)
-        S_now = np.zeros(self.P)
-        np.maximum.at(S_now, self._prio_m, size[self.managed])
-        q_all = min(float(est.watermark[self.managed].sum()), self.B - est.free)
+        # Raise: to the alpha the burst needed, at least one power of two, per step_gap.
+        B = self.B
+        S = self._per_class_max(np.minimum(est.watermark + est.drop_delta, B), other)
+        q_all = min(float(est.watermark[self.managed].sum()), B - est.free)
         q_own = self._per_class(est.watermark, self.managed)
-        free = self.B - np.maximum(q_all - q_own, 0.0)  # what the others leave
-        need_now = burst_alpha(S_now, free, p["margin"])
-        big = need_now > self.alpha_p  # a burst alpha_p could not have held
-        self.last_burst[big] = t
-        aged = (t - self.last_burst) > self.hold
-        self.S = np.where(big, np.maximum(S_now, self.S), np.where(aged, self.S * decay, self.S))
+        need_up = burst_alpha(S, B - np.maximum(q_all - q_own, 0.0), p["margin"])
+        ready = lossy & (t - self.last_raise >= self.step_gap)
+        capped = lossy & (self.level >= self.max_level)
+        up = ready & (self.level < self.max_level)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            jump = np.ceil(np.log2(np.minimum(need_up, 2.0**60) / self.alpha_p))
+        self.level[up] = np.minimum(np.maximum(self.level[up] + 1, jump[up]), self.max_level[up])
+        self.last_raise[up] = t
 
-        # Protection: enters on loss, lasts while big bursts keep coming.
-        enter = (L >= p["loss_min"]) & (L >= p["loss_ratio"] * L_rest) & big
-        self.protected = (self.protected | enter) & ~aged
+        # The alpha that held the class's biggest peak over the last hold seconds.
+        self.uses.append((t, self._per_class_max(held_alpha(est.watermark, est.free), other)))
+        while self.uses and t - self.uses[0][0] > self.hold:
+            self.uses.popleft()
+        use = np.max([u for _, u in self.uses], axis=0)
 
-        # Feedback: drops under the boost in force double the burst alpha.
-        boosted_q = other & (self.boost[self.prio0] > 0) & \
-            (est.sample.alpha >= self.boost[self.prio0])
-        missed = self._per_class(est.drop_delta, boosted_q) > 0
-        self.gain[missed] = np.minimum(self.gain[missed] * 2.0, self.alpha_max)
-        self.last_miss[missed] = t
-        calm = (t - self.last_miss) > self.hold
-        self.gain[calm] = np.maximum(self.gain[calm] / 2.0, 1.0)
+        # Lower: after hold without loss, to the smallest 2^k that held what it saw.
+        quiet = (self.level > 0) & (t - self.last_lossy > self.hold)
+        with np.errstate(divide="ignore"):
+            need = np.ceil(np.log2(np.maximum(use * p["margin"], 1e-300) / self.alpha_p))
+        self.level = np.where(quiet, np.clip(need, 0, self.level), self.level)
+        self.level[t - self.last_class_idle > 2 * self.hold] = 0
 
-        need = burst_alpha(self.S, free, p["margin"]) * self.gain
-        dropping = self._per_class(est.drop_delta, other) > 0
-        short = self.protected & (dropping | ~np.isfinite(need) | (need > self.alpha_max))
-        # Like an operator's setting, the boost only rises while the class is protected.
-        self.boost = np.where(self.protected,
-                              np.maximum(pow2_ceil(np.minimum(need, self.alpha_max)),
-                                         np.maximum(self.alpha_p, self.boost)), 0.0)
-
-        # Donors give way while a protected class falls short; back once none is protected.
-        if short.any():
-            self.cut = min(self.cut + 1, int(p["max_cut"]))
-        elif self.cut and not self.protected.any():
+        # Donors: a class at its cap that still drops is out of room.
+        if capped.any():
+            if t - self.last_restore < self.cut_hold:  # the last give-back was too early
+                self.cut_hold = min(2 * self.cut_hold, 64 * self.hold)
+            self.last_starved = t
+            if t - self.last_cut >= self.step_gap and self.cut < p["max_cut"]:
+                self.cut += 1
+                self.last_cut = t
+        elif self.cut and min(t - self.last_starved, t - self.last_cut) > self.cut_hold:
+            if t - self.last_restore > self.cut_hold and self.last_restore > self.last_starved:
+                self.cut_hold = max(self.cut_hold / 2, self.hold)  # the last one held
             self.cut -= 1
+            self.last_cut = self.last_restore = t
 
-        target = self.alpha_q.copy()
-        prot_q = self.protected[self.prio0] & other
-        target[prot_q] = np.maximum(self.alpha_q[prot_q], self.boost[self.prio0[prot_q]])
+        raised = self.level[self.prio0] > 0
+        target = self.alpha_q * np.exp2(np.where(other, self.level[self.prio0], 0.0))
         if self.cut:
-            donor_q = self.managed & ~prot_q
+            donor_q = self.managed & (persistent | ~raised)
             target[donor_q] = self.alpha_q[donor_q] * 2.0 ** -self.cut
         if est.reset.any():
             target[est.reset] = self.alpha_q[est.reset]
@@ -212,7 +250,7 @@ def make(ctx: SchemeContext, params: Mapping[str, Any]) -> Auto:
         if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or v < 0:
             raise ValueError(f"scheme auto: {k} must be a non-negative number (got {v!r})")
         out[k] = float(v)
-    for k in ("hold", "long_tau", "loss_tau", "margin"):
+    for k in ("hold", "long_tau", "loss_tau", "margin", "alpha_cap", "idle_util"):
         if k in out and out[k] <= 0:
             raise ValueError(f"scheme auto: {k} must be > 0")
     return Auto(ctx, out)

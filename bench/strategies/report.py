@@ -1,0 +1,154 @@
+"""Tables, target checks and plots of bench/results/strategies.json.
+
+    python bench/strategies/report.py            # prints markdown, writes PNGs
+
+Across seeds a configuration is summarised by its mean and its range (min..max).
+"Worse than X beyond the spread across seeds" means: its best seed is worse than X's
+worst seed (the ranges do not overlap).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+RES = REPO / "bench" / "results"
+METRICS = [("qct_ms_p99", "query p99 (ms)"), ("qct_ms_mean", "query mean (ms)"),
+           ("short_slowdown_p99", "short p99 slowdown"), ("short_rto_flows", "short RTO flows"),
+           ("long_fct_ms_mean", "long FCT mean (ms)"), ("uplink_utilisation", "uplink util."),
+           ("writes", "alpha writes")]
+LOWER_IS_BETTER = {"qct_ms_p99", "qct_ms_mean", "short_slowdown_p99", "short_rto_flows",
+                   "long_fct_ms_mean"}
+
+
+def agg(rows: list[dict[str, Any]], k: str) -> tuple[float, float, float]:
+    xs = [r[k] for r in rows if r.get(k) is not None and not math.isnan(r[k])]
+    if not xs:
+        return (math.nan, math.nan, math.nan)
+    return (sum(xs) / len(xs), min(xs), max(xs))
+
+
+def worse_beyond_spread(a: list[dict[str, Any]], b: list[dict[str, Any]], k: str) -> bool:
+    """a worse than b beyond the seeds' spread: a's best seed is worse than b's worst."""
+    _, amin, amax = agg(a, k)
+    _, bmin, bmax = agg(b, k)
+    if k in LOWER_IS_BETTER:
+        return amin > bmax
+    return amax < bmin
+
+
+def table(configs: dict[str, list[dict[str, Any]]]) -> str:
+    head = "| config | " + " | ".join(n for _, n in METRICS) + " |"
+    out = [head, "|" + "---|" * (len(METRICS) + 1)]
+    for name, rows in configs.items():
+        cells = []
+        for k, _ in METRICS:
+            m, lo, hi = agg(rows, k)
+            if math.isnan(m):
+                cells.append("–")
+            elif k in ("short_rto_flows", "writes"):
+                cells.append(f"{m:.1f} ({lo:.0f}..{hi:.0f})")
+            elif k == "uplink_utilisation":
+                cells.append(f"{m:.3f}")
+            else:
+                cells.append(f"{m:.2f} ({lo:.2f}..{hi:.2f})")
+        out.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
+def rel(a: float, b: float) -> float:
+    return (a - b) / b if b else math.nan
+
+
+def checks(res: dict[str, Any]) -> list[str]:
+    lines = []
+    for v, d in res.get("b", {}).items():
+        c = d["configs"]
+        a, s = c["auto"], c["dt-static"]
+        q = rel(agg(a, "qct_ms_p99")[0], agg(s, "qct_ms_p99")[0])
+        r_a, r_s = agg(a, "short_rto_flows")[0], agg(s, "short_rto_flows")[0]
+        ok = q <= 0.05 and r_a <= r_s * 1.05 + 1
+        lines.append(f"(b) {v}: auto vs dt-static {tuple(d['dt_static'])}: query p99 {q:+.1%}, "
+                     f"short RTO flows {r_a:.1f} vs {r_s:.1f} -> "
+                     f"{'MET' if ok else 'NOT MET'} (target: within 5%)")
+    for v, d in res.get("c", {}).items():
+        c = d["configs"]
+        s = c["dt-static"]
+        for name, rows in c.items():
+            if not name.startswith("auto@"):
+                continue
+            iv_ms = float(name.split("@")[1].removesuffix("ms"))
+            q = rel(agg(rows, "qct_ms_p99")[0], agg(s, "qct_ms_p99")[0])
+            worse = [k for k in ("short_rto_flows", "long_fct_ms_mean")
+                     if worse_beyond_spread(rows, s, k)]
+            ok = q <= -0.30 and not worse
+            lines.append(f"(c) {v} {name}: query p99 {q:+.1%} vs dt-static "
+                         f"{tuple(d['dt_static'])}"
+                         + (f", worse on {', '.join(worse)}" if worse else "")
+                         + f" -> {'MET' if ok else 'NOT MET'}"
+                         + (" (target applies to intervals <= 100 ms)" if iv_ms > 100 else ""))
+    for sc in ("a", "b", "c"):
+        for v, d in res.get(sc, {}).items():
+            c = d["configs"]
+            dt = c["dt"]
+            for name, rows in c.items():
+                if name in ("dt", "dt-static"):
+                    continue
+                worse = [k for k in ("qct_ms_p99", "short_slowdown_p99", "short_rto_flows",
+                                     "long_fct_ms_mean") if worse_beyond_spread(rows, dt, k)]
+                thr = agg(rows, "uplink_utilisation")[0] / agg(dt, "uplink_utilisation")[0]
+                if worse or thr < 0.98:
+                    lines.append(f"never-worse ({sc}) {v} {name}: worse than DT on "
+                                 f"{', '.join(worse) or '-'}; throughput {thr:.3f} of DT")
+    return lines
+
+
+def plots(res: dict[str, Any]) -> list[Path]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out = []
+    for sc, d in res.items():
+        if sc == "meta":
+            continue
+        fig, axes = plt.subplots(1, len(d), figsize=(5.5 * len(d), 4), squeeze=False)
+        for ax, (v, vd) in zip(axes[0], d.items(), strict=True):
+            names = list(vd["configs"])
+            ms = [agg(vd["configs"][n], "qct_ms_p99") for n in names]
+            ax.bar(range(len(names)), [m[0] for m in ms],
+                   yerr=[[m[0] - m[1] for m in ms], [m[2] - m[0] for m in ms]],
+                   color=["#888" if n == "dt" else "#4a7" if n == "dt-static" else
+                          "#37c" if n.startswith("auto") else "#c73" for n in names])
+            ax.set_xticks(range(len(names)), names, rotation=60, ha="right", fontsize=8)
+            ax.set_ylabel("query completion p99 (ms)")
+            ax.set_title(f"({sc}) {v}", fontsize=9)
+        fig.tight_layout()
+        p = RES / f"strategies-{sc}.png"
+        fig.savefig(p, dpi=110)
+        plt.close(fig)
+        out.append(p)
+    return out
+
+
+def main() -> int:
+    res = json.loads((RES / "strategies.json").read_text())
+    for sc in ("b", "c", "a"):
+        for v, d in res.get(sc, {}).items():
+            print(f"\n### ({sc}) {v} — dt-static {tuple(d['dt_static'])}\n")
+            print(table(d["configs"]))
+    print("\n### Targets\n")
+    for line in checks(res):
+        print(f"- {line}")
+    for p in plots(res):
+        print(f"\nwrote {p.relative_to(REPO)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
