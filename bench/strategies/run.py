@@ -245,12 +245,15 @@ def main() -> int:
             run, "b", {f"load{l:g}-req{r:g}": (l, r) for l in (0.4, 0.6) for r in (0.5, 0.75)},
             seeds, 101, grid, (0.5,) * 3,
             lambda l, r, seed, tuning: scen_b(l, r, seed, 3.0 if tuning else 12.0),
-            [("auto", "alphad", 1.0, ()), ("abm", "alphad", 1.0, ("load0.4-req0.5",))],
+            [("auto", "alphad", 1.0, ()), ("abm", "alphad", 1.0, ("load0.4-req0.5",)),
+             ("abm-core (exact)", "abm-core", RTT_US * 1e-6, ("load0.4-req0.5",)),
+             ("abm (exact)", "abm", RTT_US * 1e-6, ("load0.4-req0.5",))],
             t_from=10.0, t_tune=1.0)
     if "c" in wanted:
         ivs = [RTT_US * 1e-6, 100 * RTT_US * 1e-6, 0.1]
         cfgs = [(f"auto@{iv * 1e3:g}ms", "alphad", iv, ()) for iv in ivs] + \
-            [(f"abm@{iv * 1e3:g}ms", "alphad", iv, ()) for iv in (ivs[0], ivs[2])]
+            [(f"abm@{iv * 1e3:g}ms", "alphad", iv, ()) for iv in (ivs[0], ivs[2])] + \
+            [("abm-core (exact)", "abm-core", ivs[0], ()), ("abm (exact)", "abm", ivs[0], ())]
         grid = list(itertools.product(pow2([-3, -1, 1, 3]), repeat=2))
         results["c"] = evaluate(
             run, "c", {"x1": (1.0,)}, seeds, 101, grid, (0.5, 0.5),
