@@ -19,8 +19,9 @@ traffic moves.
   decay). Loss hurts bursts and short flows (timeouts); long flows recover
   from it by fast retransmit.
 * **bursty** — a class drops on queues that are otherwise idle: none of its
-  queues has a mean utilisation (tx / port speed, averaged over ``loss_tau``
-  or the interval if longer) above ``idle_util``. Web-search and long-flow
+  queues but the long-flow ones had a mean utilisation (tx / port speed,
+  averaged over ``loss_tau`` or the interval if longer) above ``idle_util``
+  in the last ``idle_window`` seconds. Web-search and long-flow
   classes that lose because the buffer is busy keep some port busy most of
   the time; incast classes sit idle between their bursts. (Per queue the two
   do not separate at a 1 s interval: a web-search queue on a quiet port drops
@@ -79,6 +80,7 @@ DEFAULTS: dict[str, float] = {
     "loss_min": 0.001,  # loss fraction from which a class may be raised
     "loss_ratio": 2.0,  # ... if it loses this many times more than the rest
     "idle_util": 0.1,  # ... and drops on queues that are otherwise this idle (mean tx/speed)
+    "idle_window": 0.2,  # s over which a class must have stayed that idle
     "min_bytes": 15000.0,  # bytes (sent + dropped) below which a loss fraction is unknown
     "margin": 1.25,  # headroom on the alpha that held a peak
     "alpha_cap": 16.0,  # highest alpha a raise reaches; above it donors give way
@@ -135,6 +137,7 @@ class Auto:
         n = len(self.alpha_q)
         self.last_idle = np.full(n, np.nan)  # last time each queue was seen not busy
         self.U = np.zeros(n)  # mean utilisation of each queue over ~loss_tau
+        self.utils: deque[tuple[float, np.ndarray]] = deque()  # class peaks of U
         self.D = np.zeros(self.P)  # decayed dropped bytes per class (non-persistent queues)
         self.X = np.zeros(self.P)  # decayed sent bytes per class
         self.level = np.zeros(self.P)  # alpha = alpha_p * 2^level
@@ -182,7 +185,10 @@ class Auto:
         L = loss_fraction(self.D, self.X, p["min_bytes"])
         L_rest = loss_fraction(self.D.sum() - self.D, self.X.sum() - self.X, p["min_bytes"])
         self.U = self.U * decay + np.minimum(est.rate, 1.0) * (1.0 - decay)
-        idle = self._per_class_max(self.U, self.managed) <= p["idle_util"]
+        self.utils.append((t, self._per_class_max(self.U, other)))
+        while t - self.utils[0][0] > max(p["idle_window"], 1.5 * self.interval):
+            self.utils.popleft()
+        idle = np.max([u for _, u in self.utils], axis=0) <= p["idle_util"]
         self.last_class_idle[idle] = t
         dropping = idle & (self._per_class(est.drop_delta, other) > 0)
         lossy = dropping & (L >= p["loss_min"]) & (L >= p["loss_ratio"] * L_rest)
