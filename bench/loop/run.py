@@ -150,7 +150,7 @@ def main() -> int:
                  "machine": platform.machine(), "compute": [], "cycle": []}
     print(f"{'queues':>7} {'scheme':>6} {'compute median us':>18} {'p99 us':>8}")
     for n in SIZES:
-        for scheme in ("dt", "abm", "fb"):
+        for scheme in ("dt", "abm", "fb", "auto"):
             r = bench_compute(n, scheme, a.reps if n <= 2048 else a.reps // 4)
             res["compute"].append(r)
             print(f"{n:>7} {scheme:>6} {r['median_us']:>18.1f} {r['p99_us']:>8.1f}")

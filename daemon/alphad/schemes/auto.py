@@ -101,6 +101,27 @@ def held_alpha(wm: np.ndarray, free: float) -> np.ndarray:
     return wm / max(free, 1.0)
 
 
+class SlidingMax:
+    """Per-class maximum over the last ``window`` seconds (monotonic queues: O(1)
+    amortised per interval, however many intervals the window spans)."""
+
+    def __init__(self, n: int, window: float) -> None:
+        self.window = window
+        self.q: list[deque[tuple[float, float]]] = [deque() for _ in range(n)]
+
+    def push(self, t: float, v: np.ndarray) -> np.ndarray:
+        out = np.empty(len(self.q))
+        for c, q in enumerate(self.q):
+            x = float(v[c])
+            while q and q[-1][1] <= x:
+                q.pop()
+            q.append((t, x))
+            while t - q[0][0] > self.window:
+                q.popleft()
+            out[c] = q[0][1]
+        return out
+
+
 def loss_fraction(dropped: np.ndarray, sent: np.ndarray, min_bytes: float) -> np.ndarray:
     """dropped / (sent + dropped); 0 where there are too few bytes to tell."""
     total = dropped + sent
@@ -124,6 +145,7 @@ class Auto:
         self.prio0 = np.maximum(cl.prio, 0)
         self._prio_m = cl.prio[self.managed]
         self._port = topo.queue_port
+        self._class_idx = [np.flatnonzero(cl.prio == c) for c in range(self.P)]
         self.alpha_p = np.zeros(self.P)
         np.maximum.at(self.alpha_p, self._prio_m, self.alpha_q[self.managed])
         cap = min(self.p["alpha_cap"], ctx.quantizer.alpha_max)
@@ -137,14 +159,14 @@ class Auto:
         n = len(self.alpha_q)
         self.last_idle = np.full(n, np.nan)  # last time each queue was seen not busy
         self.U = np.zeros(n)  # mean utilisation of each queue over ~loss_tau
-        self.utils: deque[tuple[float, np.ndarray]] = deque()  # class peaks of U
+        self.util_max = SlidingMax(self.P, max(self.p["idle_window"], 1.5 * self.interval))
         self.D = np.zeros(self.P)  # decayed dropped bytes per class (non-persistent queues)
         self.X = np.zeros(self.P)  # decayed sent bytes per class
         self.level = np.zeros(self.P)  # alpha = alpha_p * 2^level
         self.last_raise = np.full(self.P, -np.inf)
         self.last_lossy = np.full(self.P, -np.inf)
         self.last_class_idle = np.full(self.P, -np.inf)
-        self.uses: deque[tuple[float, np.ndarray]] = deque()  # held alpha per interval
+        self.use_max = SlidingMax(self.P, self.hold)  # alpha that held the class's peaks
         self.cut = 0  # halvings of the donors
         self.last_cut = -np.inf
         self.last_starved = -np.inf
@@ -152,14 +174,14 @@ class Auto:
         self.cut_hold = self.hold  # grows when a restored donor step was needed again
 
     def _per_class(self, values: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        out = np.zeros(self.P)
-        np.add.at(out, self._prio_m, np.where(mask, values, 0.0)[self.managed])
-        return out
+        """Sum per class of the masked values."""
+        w = np.where(mask, values, 0.0)[self.managed]
+        return np.bincount(self._prio_m, weights=w, minlength=self.P)[: self.P]
 
     def _per_class_max(self, values: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        out = np.zeros(self.P)
-        np.maximum.at(out, self._prio_m, np.where(mask, values, 0.0)[self.managed])
-        return out
+        """Maximum per class of the masked values (0 for none); values are >= 0."""
+        v = np.where(mask, values, 0.0)
+        return np.array([v[i].max(initial=0.0) for i in self._class_idx])
 
     def __call__(self, est: Estimates) -> np.ndarray:
         p = self.p
@@ -185,10 +207,7 @@ class Auto:
         L = loss_fraction(self.D, self.X, p["min_bytes"])
         L_rest = loss_fraction(self.D.sum() - self.D, self.X.sum() - self.X, p["min_bytes"])
         self.U = self.U * decay + np.minimum(est.rate, 1.0) * (1.0 - decay)
-        self.utils.append((t, self._per_class_max(self.U, other)))
-        while t - self.utils[0][0] > max(p["idle_window"], 1.5 * self.interval):
-            self.utils.popleft()
-        idle = np.max([u for _, u in self.utils], axis=0) <= p["idle_util"]
+        idle = self.util_max.push(t, self._per_class_max(self.U, other)) <= p["idle_util"]
         self.last_class_idle[idle] = t
         dropping = idle & (self._per_class(est.drop_delta, other) > 0)
         lossy = dropping & (L >= p["loss_min"]) & (L >= p["loss_ratio"] * L_rest)
@@ -209,10 +228,8 @@ class Auto:
         self.last_raise[up] = t
 
         # The alpha that held the class's biggest peak over the last hold seconds.
-        self.uses.append((t, self._per_class_max(held_alpha(est.watermark, est.free), other)))
-        while self.uses and t - self.uses[0][0] > self.hold:
-            self.uses.popleft()
-        use = np.max([u for _, u in self.uses], axis=0)
+        use = self.use_max.push(t, self._per_class_max(held_alpha(est.watermark, est.free),
+                                                       other))
 
         # Lower: after hold without loss, to the smallest 2^k that held what it saw.
         quiet = (self.level > 0) & (t - self.last_lossy > self.hold)
