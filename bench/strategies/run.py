@@ -157,6 +157,7 @@ class Runner:
         self.ctl_cache = root / code_hash()
         self.workers = workers
         self.baselines_only = baselines_only
+        self.variants: list[str] = []
         self.done = 0
 
     def cache(self, s: RunSpec) -> Path:
@@ -187,6 +188,8 @@ def evaluate(run: Runner, name: str, variants: dict[str, Any], seeds: list[int],
     """Tune dt-static per variant, then run every config on every seed."""
     out: dict[str, Any] = {}
     for vname, vargs in variants.items():
+        if run.variants and vname not in run.variants:
+            continue
         print(f"[{name}/{vname}] tuning dt-static over {len(grid)} settings")
         tune_sc = make(*vargs, seed=tune_seed, tuning=True)
         specs = [RunSpec(scenario=tune_sc, scheme="dt", alphas=a) for a in [default, *grid]]
@@ -225,6 +228,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", default="b,c,a")
     ap.add_argument("--seeds", default="1,2,3")
+    ap.add_argument("--variants", default="", help="only these variants (comma-separated)")
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--baselines-only", action="store_true",
                     help="only DT, dt-static and the exact schemes (no controller runs)")
@@ -232,6 +236,7 @@ def main() -> int:
     a = ap.parse_args()
     seeds = [int(x) for x in a.seeds.split(",")]
     run = Runner(REPO / "build" / "strategies-cache", a.workers, a.baselines_only)
+    run.variants = [v for v in a.variants.split(",") if v]
     results: dict[str, Any] = {"meta": {"code": code_hash(), "seeds": seeds,
                                         "date": time.strftime("%Y-%m-%d %H:%M")}}
     if a.out.exists():
@@ -241,7 +246,7 @@ def main() -> int:
     wanted = a.only.split(",")
     if "b" in wanted:
         grid = [(q, w, w) for q, w in itertools.product(pow2([0, 1, 2, 3]), pow2([-3, -2, -1]))]
-        results["b"] = evaluate(
+        results["b"] = results.get("b", {}) | evaluate(
             run, "b", {f"load{l:g}-req{r:g}": (l, r) for l in (0.4, 0.6) for r in (0.5, 0.75)},
             seeds, 101, grid, (0.5,) * 3,
             lambda l, r, seed, tuning: scen_b(l, r, seed, 3.0 if tuning else 12.0),
@@ -255,13 +260,13 @@ def main() -> int:
             [(f"abm@{ivs[2] * 1e3:g}ms", "alphad", ivs[2], ())] + \
             [("abm-core (exact)", "abm-core", ivs[0], ()), ("abm (exact)", "abm", ivs[0], ())]
         grid = list(itertools.product(pow2([-2, 0, 2]), repeat=2))
-        results["c"] = evaluate(
+        results["c"] = results.get("c", {}) | evaluate(
             run, "c", {"x1": (1.0,)}, seeds, 101, grid, (0.5, 0.5),
             lambda s, seed, tuning: scen_c(seed, 8.0, s), cfgs, t_from=0.0, t_tune=0.0)
     if "a" in wanted:
         ivs = [RTT_US * 1e-6, 0.1, 1.0]
         cfgs = [(f"auto@{iv * 1e3:g}ms", "alphad", iv, ()) for iv in ivs]
-        results["a"] = evaluate(
+        results["a"] = results.get("a", {}) | evaluate(
             run, "a", {"load0.4-req0.75": ()}, seeds, 101, [(x,) for x in pow2([-2, -1, 1])],
             (0.5,), lambda seed, tuning: scen_a(seed, 2.0 if tuning else 4.0), cfgs,
             t_from=0.0, t_tune=0.0)
