@@ -18,6 +18,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[2]
 RES = REPO / "bench" / "results"
 METRICS = [("qct_ms_p99", "query p99 (ms)"), ("qct_ms_mean", "query mean (ms)"),
+           ("burst_absorption", "queries without a drop"),
            ("short_slowdown_p99", "short p99 slowdown"), ("short_rto_flows", "short RTO flows"),
            ("long_fct_ms_mean", "long FCT mean (ms)"), ("uplink_utilisation", "uplink util."),
            ("writes", "alpha writes")]
@@ -52,7 +53,7 @@ def table(configs: dict[str, list[dict[str, Any]]]) -> str:
                 cells.append("–")
             elif k in ("short_rto_flows", "writes"):
                 cells.append(f"{m:.1f} ({lo:.0f}..{hi:.0f})")
-            elif k == "uplink_utilisation":
+            elif k in ("uplink_utilisation", "burst_absorption"):
                 cells.append(f"{m:.3f}")
             else:
                 cells.append(f"{m:.2f} ({lo:.2f}..{hi:.2f})")
@@ -96,14 +97,19 @@ def checks(res: dict[str, Any]) -> list[str]:
             c = d["configs"]
             dt = c["dt"]
             for name, rows in c.items():
-                if name in ("dt", "dt-static"):
+                if name == "dt":
                     continue
                 worse = [k for k in ("qct_ms_p99", "short_slowdown_p99", "short_rto_flows",
                                      "long_fct_ms_mean") if worse_beyond_spread(rows, dt, k)]
-                thr = agg(rows, "uplink_utilisation")[0] / agg(dt, "uplink_utilisation")[0]
-                if worse or thr < 0.98:
-                    lines.append(f"never-worse ({sc}) {v} {name}: worse than DT on "
-                                 f"{', '.join(worse) or '-'}; throughput {thr:.3f} of DT")
+                # Long-flow throughput: the mean FCT of the flows >= 1 MB (uplink
+                # utilisation counts retransmissions, so it is higher where DT drops more).
+                thr = agg(dt, "long_fct_ms_mean")[0] / agg(rows, "long_fct_ms_mean")[0]
+                ok = not worse and thr >= 0.98
+                lines.append(f"never-worse ({sc}) {v} {name}: "
+                             + (f"worse than DT beyond the seeds' spread on {', '.join(worse)}; "
+                                if worse else "")
+                             + f"long-flow throughput {thr:.2f} of DT -> "
+                             + ("MET" if ok else "NOT MET"))
     return lines
 
 
