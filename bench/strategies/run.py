@@ -154,12 +154,13 @@ class Runner:
     cached by the simulator's hash only, so a change to a scheme reruns only the
     co-simulations."""
 
-    def __init__(self, root: Path, workers: int | None, baselines_only: bool = False) -> None:
+    def __init__(self, root: Path, workers: int | None, baselines_only: bool = False,
+                 variants: list[str] | None = None) -> None:
         self.sim_cache = root / f"sim-{sim_hash()}"
         self.ctl_cache = root / code_hash()
         self.workers = workers
         self.baselines_only = baselines_only
-        self.variants: list[str] = []
+        self.variants = variants or []
         self.done = 0
 
     def cache(self, s: RunSpec) -> Path:
@@ -240,8 +241,8 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "strategies.json")
     a = ap.parse_args()
     seeds = [int(x) for x in a.seeds.split(",")]
-    run = Runner(REPO / "build" / "strategies-cache", a.workers, a.baselines_only)
-    run.variants = [v for v in a.variants.split(",") if v]
+    run = Runner(REPO / "build" / "strategies-cache", a.workers, a.baselines_only,
+                 [v for v in a.variants.split(",") if v])
     results: dict[str, Any] = {"meta": {"code": code_hash(), "seeds": seeds,
                                         "date": time.strftime("%Y-%m-%d %H:%M")}}
     if a.out.exists():

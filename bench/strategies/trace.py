@@ -44,8 +44,7 @@ def main() -> int:
         def step(est: Any) -> np.ndarray:
             out = inner(est)
             if leaf:
-                per = np.zeros(inner.P)
-                np.maximum.at(per, inner._prio_m, out[inner.managed])
+                per = inner._per_class_max(out, inner.managed)
                 trace.append({"t": inner.t, "switch": id(inner), "alpha": per.tolist(),
                               "cut": inner.cut})
             return out

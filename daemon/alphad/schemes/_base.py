@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -12,7 +13,7 @@ from alphad.estimate import Estimates
 from alphad.model import Classes, Topology
 from alphad.quantize import Quantizer
 
-__all__ = ["Scheme", "SchemeContext", "get", "known", "register"]
+__all__ = ["Scheme", "SchemeContext", "get", "known", "numeric_params", "register"]
 
 
 @dataclass(frozen=True)
@@ -60,3 +61,22 @@ def get(name: str) -> Factory:
         return _REGISTRY[name]
     except KeyError:
         raise KeyError(f"unknown scheme {name!r} (known: {', '.join(known())})") from None
+
+
+def numeric_params(scheme: str, params: Mapping[str, Any], defaults: Mapping[str, float],
+                   positive: tuple[str, ...] = ()) -> dict[str, float]:
+    """A scheme's numeric parameters: known keys only, finite and >= 0, the ``positive``
+    ones > 0. Errors name the scheme and the key."""
+    unknown = sorted(set(params) - set(defaults))
+    if unknown:
+        raise ValueError(f"scheme {scheme}: unknown parameter {unknown[0]!r} "
+                         f"(known: {', '.join(sorted(defaults))})")
+    out: dict[str, float] = {}
+    for k, v in params.items():
+        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or v < 0:
+            raise ValueError(f"scheme {scheme}: {k} must be a non-negative number (got {v!r})")
+        out[k] = float(v)
+    for k in positive:
+        if k in out and out[k] <= 0:
+            raise ValueError(f"scheme {scheme}: {k} must be > 0")
+    return out

@@ -69,7 +69,7 @@ from typing import Any
 import numpy as np
 
 from alphad.estimate import Estimates
-from alphad.schemes._base import SchemeContext, register
+from alphad.schemes._base import SchemeContext, numeric_params, register
 
 DEFAULTS: dict[str, float] = {
     "hold": 0.5,  # s without loss before a raised class comes down
@@ -264,16 +264,5 @@ class Auto:
 
 @register("auto")
 def make(ctx: SchemeContext, params: Mapping[str, Any]) -> Auto:
-    unknown = sorted(set(params) - set(DEFAULTS))
-    if unknown:
-        raise ValueError(f"scheme auto: unknown parameter {unknown[0]!r} "
-                         f"(known: {', '.join(sorted(DEFAULTS))})")
-    out: dict[str, float] = {}
-    for k, v in params.items():
-        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or v < 0:
-            raise ValueError(f"scheme auto: {k} must be a non-negative number (got {v!r})")
-        out[k] = float(v)
-    for k in ("hold", "long_tau", "loss_tau", "margin", "alpha_cap", "idle_util"):
-        if k in out and out[k] <= 0:
-            raise ValueError(f"scheme auto: {k} must be > 0")
-    return Auto(ctx, out)
+    positive = ("hold", "long_tau", "loss_tau", "margin", "alpha_cap", "idle_util")
+    return Auto(ctx, numeric_params("auto", params, DEFAULTS, positive=positive))

@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 
 from alphad.estimate import Estimates
-from alphad.schemes._base import SchemeContext, register
+from alphad.schemes._base import SchemeContext, numeric_params, register
 
 DEFAULTS: dict[str, float] = {
     "hold": 5.0,  # s a class keeps its burst memory after the last burst
@@ -169,15 +169,4 @@ class Burst:
 
 @register("burst")
 def make(ctx: SchemeContext, params: Mapping[str, Any]) -> Burst:
-    unknown = sorted(set(params) - set(DEFAULTS))
-    if unknown:
-        raise ValueError(f"scheme burst: unknown parameter {unknown[0]!r} "
-                         f"(known: {', '.join(sorted(DEFAULTS))})")
-    out: dict[str, float] = {}
-    for k, v in params.items():
-        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or v < 0:
-            raise ValueError(f"scheme burst: {k} must be a non-negative number (got {v!r})")
-        out[k] = float(v)
-    if out.get("long_tau", 1.0) <= 0 or out.get("hold", 1.0) <= 0:
-        raise ValueError("scheme burst: hold and long_tau must be > 0")
-    return Burst(ctx, out)
+    return Burst(ctx, numeric_params("burst", params, DEFAULTS, positive=("hold", "long_tau")))
