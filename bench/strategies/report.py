@@ -20,10 +20,12 @@ RES = REPO / "bench" / "results"
 METRICS = [("qct_ms_p99", "query p99 (ms)"), ("qct_ms_mean", "query mean (ms)"),
            ("burst_absorption", "queries without a drop"),
            ("short_slowdown_p99", "short p99 slowdown"), ("short_rto_flows", "short RTO flows"),
-           ("long_fct_ms_mean", "long FCT mean (ms)"), ("uplink_utilisation", "uplink util."),
+           ("long_fct_ms_rmean", "long FCT restricted mean (ms)"),
+           ("long_finished", "long flows finished"), ("uplink_utilisation", "uplink util."),
            ("writes", "alpha writes")]
 LOWER_IS_BETTER = {"qct_ms_p99", "qct_ms_mean", "short_slowdown_p99", "short_rto_flows",
-                   "long_fct_ms_mean"}
+                   "long_fct_ms_mean", "long_fct_ms_rmean"}
+LONG = "long_fct_ms_rmean"  # long flows are judged by their restricted mean FCT (run.windowed)
 
 
 def agg(rows: list[dict[str, Any]], k: str) -> tuple[float, float, float]:
@@ -53,12 +55,22 @@ def table(configs: dict[str, list[dict[str, Any]]]) -> str:
                 cells.append("–")
             elif k in ("short_rto_flows", "writes"):
                 cells.append(f"{m:.1f} ({lo:.0f}..{hi:.0f})")
-            elif k in ("uplink_utilisation", "burst_absorption"):
+            elif k in ("uplink_utilisation", "burst_absorption", "long_finished"):
                 cells.append(f"{m:.3f}")
             else:
                 cells.append(f"{m:.2f} ({lo:.2f}..{hi:.2f})")
         out.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(out)
+
+
+def paired_ratio(a: list[dict[str, Any]], b: list[dict[str, Any]],
+                 k: str) -> tuple[float, float, float]:
+    """a[k] / b[k] seed by seed (rows are in seed order): mean, min, max."""
+    rs = [x[k] / y[k] for x, y in zip(a, b, strict=False)
+          if x.get(k) and y.get(k) and not math.isnan(x[k]) and not math.isnan(y[k])]
+    if not rs:
+        return (math.nan, math.nan, math.nan)
+    return (sum(rs) / len(rs), min(rs), max(rs))
 
 
 def rel(a: float, b: float) -> float:
@@ -84,7 +96,7 @@ def checks(res: dict[str, Any]) -> list[str]:
                 continue
             iv_ms = float(name.split("@")[1].removesuffix("ms"))
             q = rel(agg(rows, "qct_ms_p99")[0], agg(s, "qct_ms_p99")[0])
-            worse = [k for k in ("short_rto_flows", "long_fct_ms_mean")
+            worse = [k for k in ("short_rto_flows", LONG)
                      if worse_beyond_spread(rows, s, k)]
             ok = q <= -0.30 and not worse
             lines.append(f"(c) {v} {name}: query p99 {q:+.1%} vs dt-static "
@@ -100,15 +112,16 @@ def checks(res: dict[str, Any]) -> list[str]:
                 if name == "dt":
                     continue
                 worse = [k for k in ("qct_ms_p99", "short_slowdown_p99", "short_rto_flows",
-                                     "long_fct_ms_mean") if worse_beyond_spread(rows, dt, k)]
-                # Long-flow throughput: the mean FCT of the flows >= 1 MB (uplink
-                # utilisation counts retransmissions, so it is higher where DT drops more).
-                thr = agg(dt, "long_fct_ms_mean")[0] / agg(rows, "long_fct_ms_mean")[0]
+                                     LONG) if worse_beyond_spread(rows, dt, k)]
+                # Long-flow throughput: DT's restricted mean FCT of the flows >= 1 MB over
+                # this config's, paired by seed (the same flows start in both); uplink
+                # utilisation counts retransmissions, so it is highest where DT drops most.
+                thr, lo, hi = paired_ratio(dt, rows, LONG)
                 ok = not worse and thr >= 0.98
                 lines.append(f"never-worse ({sc}) {v} {name}: "
                              + (f"worse than DT beyond the seeds' spread on {', '.join(worse)}; "
                                 if worse else "")
-                             + f"long-flow throughput {thr:.2f} of DT -> "
+                             + f"long-flow throughput {thr:.2f} ({lo:.2f}..{hi:.2f}) of DT -> "
                              + ("MET" if ok else "NOT MET"))
     return lines
 

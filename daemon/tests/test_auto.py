@@ -134,11 +134,43 @@ def test_lossy_burst_class_is_boosted_then_stale_telemetry_returns_operator_alph
         last = burst_after_a_pause()
     assert last[1] == 16.0 and last[0] == 0.5  # at the cap
     last = burst_after_a_pause()
-    assert last[1] == 16.0 and last[0] == 0.25  # dropping at the cap: a gives way
-    last = burst_after_a_pause()
-    assert last[0] == 0.125
+    # Dropping at the cap: a's queues are not long flows, so they keep the operator's alpha
+    # (cutting other classes' short flows below alpha_p is what made v4 worse than DT).
+    assert last[1] == 16.0 and last[0] == 0.5 and last[2] == 0.5
     e = est.update(make_sample(topo, t + 0.2, alpha=cl.alpha_q()))  # 20 intervals of silence
     assert sch(e).tolist() == cl.alpha_q().tolist()
+
+
+def test_at_the_cap_only_long_flow_queues_give_way() -> None:
+    """Class b bursts and still drops at its cap: the long-flow queue of class a (busy at
+    line rate, at its threshold, for longer than long_tau) halves per step_gap down to
+    alpha_p / 2^max_cut; a's other queue keeps alpha_p; silence returns every alpha_p."""
+    topo = make_topology(2, 2, speed=10e9, buffer_bytes=1e6)
+    cl, est, sch = _auto(topo, [("a", [0], 0.5, None), ("b", [1], 0.5, None)], alpha_cap=2.0)
+    line = int(10e9 / 8 * 0.01)  # bytes per 10 ms interval at line rate
+    tx = np.zeros(4, dtype=np.uint64)
+    dr = np.zeros(4, dtype=np.uint64)
+    t, out = 0.0, []
+    est.update(make_sample(topo, t, alpha=cl.alpha_q(), tx=tx.copy(), drops=dr.copy()))
+    for i in range(16):
+        t += 0.01
+        wm = np.zeros(4)
+        pool = 600_000.0
+        wm[0] = 0.5 * (1e6 - pool)  # the long flow sits at its DT threshold
+        tx[0] += line
+        tx[2] += 1_000  # a's other queue: a trickle
+        if i % 2:  # b bursts every other interval and drops
+            wm[1] = 300_000.0
+            dr[1] += 50_000
+        tx[1] += 20_000
+        e = est.update(make_sample(topo, t, alpha=cl.alpha_q(), tx=tx.copy(), drops=dr.copy(),
+                                   wm=wm, pool_wm=pool))
+        out.append(sch(e))
+    assert out[-1][1] == 2.0 and out[-1][3] == 2.0  # b at its cap
+    assert out[-1][0] == 0.5 / 8  # the long-flow queue gave way, max_cut = 3 halvings
+    assert out[-1][2] == 0.5  # a's short-flow queue did not
+    e = est.update(make_sample(topo, t + 0.2, alpha=cl.alpha_q(), tx=tx, drops=dr))
+    assert sch(e).tolist() == cl.alpha_q().tolist()  # stale: the operator's alphas
 
 
 def test_no_protection_without_disproportionate_loss() -> None:

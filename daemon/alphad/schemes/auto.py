@@ -23,9 +23,17 @@ traffic moves.
   averaged over ``loss_tau`` or the interval if longer) above ``idle_util``
   in the last ``idle_window`` seconds. Web-search and long-flow
   classes that lose because the buffer is busy keep some port busy most of
-  the time; incast classes sit idle between their bursts. (Per queue the two
-  do not separate at a 1 s interval: a web-search queue on a quiet port drops
-  too.)
+  the time; incast classes sit idle between their bursts. Where the interval
+  resolves a queue's own utilisation (at most ``share_interval``), a class
+  also counts as bursty when at least ``idle_share`` of its recent drops were
+  on queues that were themselves below ``idle_util_q``: a class that bursts
+  while a few long-lived flows linger in it from an earlier phase. (At a 1 s
+  interval a web-search queue on a quiet port looks idle and drops too, so
+  there the test stays per class.)
+* **alike** — when three or more classes, more than ``alike`` of those
+  carrying traffic, have dropped on idle queues within ``alike_window``, the
+  bursts are everywhere (ABM §4.4's mix spread over all queues): nothing to
+  isolate, no raise.
 * **raise** — a bursty class that drops in the interval, with a loss fraction
   of at least ``loss_min`` and ``loss_ratio`` times that of the rest of the
   traffic, goes up at most once per ``step_gap`` seconds (the time TCP needs to show
@@ -42,17 +50,17 @@ traffic moves.
   pool peaked at Q would have been admitted under alpha >= w / (B - Q)
   (DT's admission rule at the pool's peak, the conservative side since the
   pool was at most Q then), times ``margin``; never below alpha_p. A raised
-  class that has not been idle (see bursty) for two ``hold`` carries
-  sustained traffic now, which a raise would only let hog the buffer: it goes
-  back to alpha_p. So a class calms down to the operator's alpha within
-  ``hold`` of its last burst.
+  class that has been busy (utilisation above ``idle_util`` now, and not
+  dropping on idle queues) for ``release`` seconds carries sustained traffic
+  now, which a raise would only let hog the buffer: it goes back to alpha_p.
 * **donors** — a class at ``alpha_cap`` that still drops is out of room, not
-  of alpha: every other class and every long-flow queue halves, once per
+  of alpha: the long-flow queues (of every class) halve, once per
   ``step_gap``, never below alpha_p * 2^-max_cut (the operator's floor, in the
-  spirit of FB Theorem 3's minimum allocation), and doubles back, one step
-  per ``hold``, once no class at the cap drops. A give-back that is followed
-  by starvation within its hold doubles that hold (up to 64 holds), one that
-  holds halves it again: the probing cost falls where the need persists.
+  spirit of FB Theorem 3's minimum allocation), and double back, one step per
+  hold, once no class at the cap drops. A give-back that is followed by
+  starvation within its hold doubles that hold (up to 64 holds), one that
+  holds halves it again. Other classes' short-flow queues are never cut: under
+  TCP that cost web-search more than the burst gained (worse than DT).
 * **safety** — no raised class means plain DT (alpha_p everywhere). Stale
   telemetry (an interval longer than ``stale`` intervals) resets the history
   and returns alpha_p; so does a queue whose counters were reset. Too few
@@ -81,10 +89,16 @@ DEFAULTS: dict[str, float] = {
     "loss_ratio": 2.0,  # ... if it loses this many times more than the rest
     "idle_util": 0.1,  # ... and drops on queues that are otherwise this idle (mean tx/speed)
     "idle_window": 0.2,  # s over which a class must have stayed that idle
+    "idle_share": 0.8,  # ... or the share of its drops that were on queues idle on their own
+    "idle_util_q": 0.2,  # ... (mean tx/speed of the queue)
+    "share_interval": 0.05,  # s, longest interval at which that per-queue test is used
+    "release": 0.2,  # s a raised class may go without bursting before it drops to alpha_p
     "min_bytes": 15000.0,  # bytes (sent + dropped) below which a loss fraction is unknown
     "margin": 1.25,  # headroom on the alpha that held a peak
-    "alpha_cap": 16.0,  # highest alpha a raise reaches; above it donors give way
-    "max_cut": 3,  # donors never below alpha_p * 2^-max_cut
+    "alpha_cap": 16.0,  # highest alpha a raise reaches; above it long flows give way
+    "max_cut": 3,  # long-flow queues never cut below alpha_p * 2^-max_cut (0: never cut)
+    "alike": 0.5,  # no raise while more than this share of the active classes (>= 3) burst
+    "alike_window": 1.0,  # s ... within this window
     "stale": 3.0,  # intervals after which telemetry is stale
 }
 
@@ -139,6 +153,9 @@ class Auto:
         self.B = topo.buffer_bytes
         self.hold = max(self.p["hold"], 3 * ctx.interval)
         self.step_gap = max(self.p["step_gap"], 0.999 * ctx.interval)
+        self.alike_window = max(self.p["alike_window"], 3 * ctx.interval)
+        self.release = max(self.p["release"], 2.5 * ctx.interval)
+        self.per_queue = ctx.interval <= self.p["share_interval"]
         self.alpha_q = ctx.alpha_q.copy()
         self.P = cl.n_prio
         self.managed = cl.prio >= 0
@@ -162,10 +179,12 @@ class Auto:
         self.util_max = SlidingMax(self.P, max(self.p["idle_window"], 1.5 * self.interval))
         self.D = np.zeros(self.P)  # decayed dropped bytes per class (non-persistent queues)
         self.X = np.zeros(self.P)  # decayed sent bytes per class
+        self.DI = np.zeros(self.P)  # decayed dropped bytes on idle queues per class
         self.level = np.zeros(self.P)  # alpha = alpha_p * 2^level
         self.last_raise = np.full(self.P, -np.inf)
         self.last_lossy = np.full(self.P, -np.inf)
-        self.last_class_idle = np.full(self.P, -np.inf)
+        self.last_calm = np.full(self.P, -np.inf)
+        self.last_burst = np.full(self.P, -np.inf)  # last drop on otherwise idle queues
         self.use_max = SlidingMax(self.P, self.hold)  # alpha that held the class's peaks
         self.cut = 0  # halvings of the donors
         self.last_cut = -np.inf
@@ -207,10 +226,26 @@ class Auto:
         L = loss_fraction(self.D, self.X, p["min_bytes"])
         L_rest = loss_fraction(self.D.sum() - self.D, self.X.sum() - self.X, p["min_bytes"])
         self.U = self.U * decay + np.minimum(est.rate, 1.0) * (1.0 - decay)
-        idle = self.util_max.push(t, self._per_class_max(self.U, other)) <= p["idle_util"]
-        self.last_class_idle[idle] = t
-        dropping = idle & (self._per_class(est.drop_delta, other) > 0)
-        lossy = dropping & (L >= p["loss_min"]) & (L >= p["loss_ratio"] * L_rest)
+        u_now = self._per_class_max(self.U, other)
+        idle = self.util_max.push(t, u_now) <= p["idle_util"]
+        # ... or, where the interval resolves a queue's utilisation (<= share_interval),
+        # most of its recent drops were on queues idle on their own: a class that also
+        # carries a few long-lived flows still bursts on its idle queues.
+        self.DI = self.DI * decay + self._per_class(est.drop_delta, other
+                                                    & (self.U <= p["idle_util_q"]))
+        burst_drops = (self.D > 0) & (self.DI >= p["idle_share"] * self.D) & self.per_queue
+        bursty = idle | burst_drops
+        # Calm now (no idle_window): what keeps a raise; busy for `release` ends it.
+        self.last_calm[(u_now <= p["idle_util"]) | burst_drops] = t
+        dropping = bursty & (self._per_class(est.drop_delta, other) > 0)
+        # Classes alike: when three or more classes, most of those carrying traffic, have
+        # dropped on otherwise idle queues within alike_window, the bursts are everywhere
+        # (ABM §4.4's mix spread over all queues): raising one only moves the loss.
+        self.last_burst[idle & dropping] = t
+        n_burst = int((t - self.last_burst <= self.alike_window).sum())
+        active = int(((self.X + self.D) >= p["min_bytes"]).sum())
+        alike = n_burst >= 3 and n_burst > p["alike"] * active
+        lossy = dropping & (L >= p["loss_min"]) & (L >= p["loss_ratio"] * L_rest) & (not alike)
         self.last_lossy[lossy] = t
 
         # Raise: to the alpha the burst needed, at least one power of two, per step_gap.
@@ -236,7 +271,7 @@ class Auto:
         with np.errstate(divide="ignore"):
             need = np.ceil(np.log2(np.maximum(use * p["margin"], 1e-300) / self.alpha_p))
         self.level = np.where(quiet, np.clip(need, 0, self.level), self.level)
-        self.level[t - self.last_class_idle > 2 * self.hold] = 0
+        self.level[t - self.last_calm > self.release] = 0
 
         # Donors: a class at its cap that still drops is out of room.
         if capped.any():
@@ -252,10 +287,9 @@ class Auto:
             self.cut -= 1
             self.last_cut = self.last_restore = t
 
-        raised = self.level[self.prio0] > 0
         target = self.alpha_q * np.exp2(np.where(other, self.level[self.prio0], 0.0))
         if self.cut:
-            donor_q = self.managed & (persistent | ~raised)
+            donor_q = self.managed & persistent
             target[donor_q] = self.alpha_q[donor_q] * 2.0 ** -self.cut
         if est.reset.any():
             target[est.reset] = self.alpha_q[est.reset]
@@ -264,5 +298,5 @@ class Auto:
 
 @register("auto")
 def make(ctx: SchemeContext, params: Mapping[str, Any]) -> Auto:
-    positive = ("hold", "long_tau", "loss_tau", "margin", "alpha_cap", "idle_util")
+    positive = ("hold", "long_tau", "loss_tau", "margin", "alpha_cap", "idle_util", "release")
     return Auto(ctx, numeric_params("auto", params, DEFAULTS, positive=positive))
