@@ -190,6 +190,39 @@ def test_no_protection_without_disproportionate_loss() -> None:
         assert sch(e).tolist() == [0.5, 0.5]
 
 
+def _bursts_everywhere(n_classes: int, rounds: int, **params: float) -> list[list[float]]:
+    """Every class bursts in turn on an otherwise idle queue and loses more than the rest
+    in that interval (one port, one queue per class)."""
+    topo = make_topology(1, n_classes, buffer_bytes=1e6)
+    cl, est, sch = _auto(topo, [(f"c{i}", [i], 0.5, None) for i in range(n_classes)],
+                         **params)
+    tx = np.zeros(n_classes, dtype=np.uint64)
+    dr = np.zeros(n_classes, dtype=np.uint64)
+    est.update(make_sample(topo, 0.0, alpha=cl.alpha_q(), tx=tx.copy(), drops=dr.copy()))
+    out = []
+    for i in range(rounds):
+        c = i % n_classes
+        tx += 20_000
+        dr[c] += 60_000
+        wm = np.zeros(n_classes)
+        wm[c] = 400_000.0
+        e = est.update(make_sample(topo, 0.01 * (i + 1), alpha=cl.alpha_q(), tx=tx.copy(),
+                                   drops=dr.copy(), wm=wm, pool_wm=400_000))
+        out.append(sch(e).tolist())
+    return out
+
+
+def test_no_raise_when_bursts_are_everywhere() -> None:
+    """ABM §4.4's mix over 8 classes: each class in turn drops on an idle queue and, in
+    its interval, loses more than the rest; raising one would only move the loss."""
+    out = _bursts_everywhere(8, 16)
+    assert out[0][0] > 0.5  # the first burst, before the others showed theirs, is raised
+    # Once more than half of the 8 active classes have burst (the 5th): plain DT, for good.
+    assert all(a == [0.5] * 8 for a in out[4:])
+    unguarded = _bursts_everywhere(8, 16, alike=1.0)  # the guard off: they outbid
+    assert sum(x > 0.5 for x in unguarded[-1]) >= 3
+
+
 def test_protection_ends_after_hold() -> None:
     topo = make_topology(1, 2, buffer_bytes=1e6)
     cl, est, sch = _auto(topo, [("a", [0], 0.5, None), ("b", [1], 0.5, None)], hold=0.05)

@@ -33,7 +33,7 @@ traffic moves.
 * **alike** — when three or more classes, more than ``alike`` of those
   carrying traffic, have dropped on idle queues within ``alike_window``, the
   bursts are everywhere (ABM §4.4's mix spread over all queues): nothing to
-  isolate, no raise.
+  isolate, every class back to alpha_p and no raise.
 * **raise** — a bursty class that drops in the interval, with a loss fraction
   of at least ``loss_min`` and ``loss_ratio`` times that of the rest of the
   traffic, goes up at most once per ``step_gap`` seconds (the time TCP needs to show
@@ -240,11 +240,13 @@ class Auto:
         dropping = bursty & (self._per_class(est.drop_delta, other) > 0)
         # Classes alike: when three or more classes, most of those carrying traffic, have
         # dropped on otherwise idle queues within alike_window, the bursts are everywhere
-        # (ABM §4.4's mix spread over all queues): raising one only moves the loss.
+        # (ABM §4.4's mix spread over all queues): raising one only moves the loss, so DT.
         self.last_burst[idle & dropping] = t
         n_burst = int((t - self.last_burst <= self.alike_window).sum())
         active = int(((self.X + self.D) >= p["min_bytes"]).sum())
         alike = n_burst >= 3 and n_burst > p["alike"] * active
+        if alike:
+            self.level[:] = 0
         lossy = dropping & (L >= p["loss_min"]) & (L >= p["loss_ratio"] * L_rest) & (not alike)
         self.last_lossy[lossy] = t
 
