@@ -42,6 +42,7 @@ from alphad_ns3.sweep import execute
 REPO = Path(__file__).resolve().parents[2]
 RTT_US = 80.0
 SHORT_MAX, LONG_MIN = 100_000, 1_000_000
+MIN_RTO_MS = 10.0  # the harness's TCP minimum RTO
 CODE = ["schemes/*.py", "estimate.py", "quantize.py", "controller.py", "backends/sim.py"]
 
 
@@ -126,6 +127,8 @@ def windowed(out: Path, t_from: float) -> dict[str, Any]:
         "qct_ms_p99": percentile(qct, 99), "qct_ms_mean": float(np.mean(qct)) if len(qct)
         else float("nan"),
         "burst_absorption": float(np.mean(q["drop_pkts"][qw] == 0)) if qw.any() else float("nan"),
+        # Queries that took at least the minimum RTO (10 ms): they waited for a timeout.
+        "query_timeouts": float(np.mean(qct >= MIN_RTO_MS)) if len(qct) else float("nan"),
         "short_n": int(short.sum()),
         "short_slowdown_p99": percentile(slow[short], 99),
         "short_rto_flows": int((short & (f["rto"] > 0)).sum()),

@@ -25,8 +25,8 @@ traffic moves.
   classes that lose because the buffer is busy keep some port busy most of
   the time; incast classes sit idle between their bursts. Where the interval
   resolves a queue's own utilisation (at most ``share_interval``), a class
-  also counts as bursty when at least ``idle_share`` of its recent drops were
-  on queues that were themselves below ``idle_util_q``: a class that bursts
+  also counts as bursty when at least ``idle_share`` of its drops in the
+  interval were on queues that were themselves below ``idle_util_q``: a class that bursts
   while a few long-lived flows linger in it from an earlier phase. (At a 1 s
   interval a web-search queue on a quiet port looks idle and drops too, so
   there the test stays per class.)
@@ -51,8 +51,9 @@ traffic moves.
   (DT's admission rule at the pool's peak, the conservative side since the
   pool was at most Q then), times ``margin``; never below alpha_p. A raised
   class that has been busy (utilisation above ``idle_util`` now, and not
-  dropping on idle queues) for ``release`` seconds carries sustained traffic
-  now, which a raise would only let hog the buffer: it goes back to alpha_p.
+  dropping on idle queues) for ``release`` seconds (at least 2.5 intervals)
+  carries sustained traffic now, which a raise would only let hog the buffer:
+  it goes back to alpha_p, and is raised again at its next burst.
 * **donors** — a class at ``alpha_cap`` that still drops is out of room, not
   of alpha: the long-flow queues (of every class) halve, once per
   ``step_gap``, never below alpha_p * 2^-max_cut (the operator's floor, in the
@@ -92,7 +93,7 @@ DEFAULTS: dict[str, float] = {
     "idle_share": 0.8,  # ... or the share of its drops that were on queues idle on their own
     "idle_util_q": 0.2,  # ... (mean tx/speed of the queue)
     "share_interval": 0.05,  # s, longest interval at which that per-queue test is used
-    "release": 0.2,  # s a raised class may go without bursting before it drops to alpha_p
+    "release": 0.05,  # s a raised class may go without bursting before it drops to alpha_p
     "min_bytes": 15000.0,  # bytes (sent + dropped) below which a loss fraction is unknown
     "margin": 1.25,  # headroom on the alpha that held a peak
     "alpha_cap": 16.0,  # highest alpha a raise reaches; above it long flows give way
@@ -179,7 +180,6 @@ class Auto:
         self.util_max = SlidingMax(self.P, max(self.p["idle_window"], 1.5 * self.interval))
         self.D = np.zeros(self.P)  # decayed dropped bytes per class (non-persistent queues)
         self.X = np.zeros(self.P)  # decayed sent bytes per class
-        self.DI = np.zeros(self.P)  # decayed dropped bytes on idle queues per class
         self.level = np.zeros(self.P)  # alpha = alpha_p * 2^level
         self.last_raise = np.full(self.P, -np.inf)
         self.last_lossy = np.full(self.P, -np.inf)
@@ -229,15 +229,15 @@ class Auto:
         u_now = self._per_class_max(self.U, other)
         idle = self.util_max.push(t, u_now) <= p["idle_util"]
         # ... or, where the interval resolves a queue's utilisation (<= share_interval),
-        # most of its recent drops were on queues idle on their own: a class that also
-        # carries a few long-lived flows still bursts on its idle queues.
-        self.DI = self.DI * decay + self._per_class(est.drop_delta, other
-                                                    & (self.U <= p["idle_util_q"]))
-        burst_drops = (self.D > 0) & (self.DI >= p["idle_share"] * self.D) & self.per_queue
+        # most of its drops in this interval were on queues idle on their own: a class
+        # that also carries a few long-lived flows still bursts on its idle queues.
+        d_now = self._per_class(est.drop_delta, other)
+        d_idle = self._per_class(est.drop_delta, other & (self.U <= p["idle_util_q"]))
+        burst_drops = (d_now > 0) & (d_idle >= p["idle_share"] * d_now) & self.per_queue
         bursty = idle | burst_drops
         # Calm now (no idle_window): what keeps a raise; busy for `release` ends it.
         self.last_calm[(u_now <= p["idle_util"]) | burst_drops] = t
-        dropping = bursty & (self._per_class(est.drop_delta, other) > 0)
+        dropping = bursty & (d_now > 0)
         # Classes alike: when three or more classes, most of those carrying traffic, have
         # dropped on otherwise idle queues within alike_window, the bursts are everywhere
         # (ABM §4.4's mix spread over all queues): raising one only moves the loss, so DT.
