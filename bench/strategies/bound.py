@@ -60,7 +60,42 @@ def main() -> int:
     print(f"\nphase oracle: {[a for _, a in best]} -> query p99 "
           f"{percentile(oracle, 99):.1f} ms, {np.mean(oracle >= bench.MIN_RTO_MS):.2%} of "
           f"queries timed out ({len(oracle)} queries)")
+    per_phase(cache)
     return 0
+
+
+def per_phase(sim_cache: Path, seeds: tuple[int, ...] = (1, 2, 3)) -> None:
+    """Where the result seeds' timeouts fall: queries timed out once (>= 10 ms) and
+    twice (>= 25 ms) per phase, summed over the seeds, and in the first 0.4 s of a phase
+    (while a controller learns the new bursting class)."""
+    ctl_cache = sim_cache.parent / bench.code_hash()
+    print("\n| config | " + " | ".join(f"phase {k}" for k in range(PHASES))
+          + " | twice, first 0.4 s of a phase | twice, total |")
+    print("|" + "---|" * (PHASES + 3))
+    cfgs = {"dt": None, "dt-static (1, 1)": None, "auto@0.08ms": 8e-5, "auto@8ms": 0.008,
+            "auto@100ms": 0.1}
+    for name, iv in cfgs.items():
+        once, twice, early = np.zeros(PHASES, int), np.zeros(PHASES, int), 0
+        for seed in seeds:
+            sc = bench.scen_c(seed, 8.0)
+            if iv is None:
+                a = (0.5, 0.5) if name == "dt" else (1.0, 1.0)
+                path = sim_cache / RunSpec(scenario=sc, scheme="dt", alphas=a).key()
+            else:
+                path = ctl_cache / bench.alphad(sc, "auto", iv, (0.5, 0.5)).key()
+            if not (path / "summary.json").exists():
+                break
+            r = load_run(path)
+            qct, ph = qcts(path)
+            into = (r.queries["start_ns"] % int(PHASE_S * 1e9)) / 1e9
+            for k in range(PHASES):
+                once[k] += int(((ph == k) & (qct >= bench.MIN_RTO_MS)).sum())
+                twice[k] += int(((ph == k) & (qct >= 25.0)).sum())
+            early += int(((qct >= 25.0) & (into < 0.4)).sum())
+        else:
+            print(f"| {name} | " + " | ".join(f"{o} ({t})" for o, t in zip(once, twice,
+                                                                       strict=True))
+                  + f" | {early} | {twice.sum()} |")
 
 
 if __name__ == "__main__":
