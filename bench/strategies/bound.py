@@ -28,12 +28,14 @@ import run as bench
 PHASE_S, PHASES = 2.0, 4
 
 
-def qcts(path: Path) -> tuple[np.ndarray, np.ndarray]:
-    """(QCT in ms, phase index) of every query of a run."""
+def qcts(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(QCT in ms, phase index, seconds into the phase) of every query of a run."""
     r = load_run(path)
     q = r.queries
     qct = np.where(q["end_ns"] >= 0, q["qct_ns"], r.end_ns - q["start_ns"]) / 1e6
-    return qct, np.minimum(q["start_ns"] // int(PHASE_S * 1e9), PHASES - 1)
+    phase_ns = int(PHASE_S * 1e9)
+    return (qct, np.minimum(q["start_ns"] // phase_ns, PHASES - 1),
+            (q["start_ns"] % phase_ns) / 1e9)
 
 
 def main() -> int:
@@ -46,7 +48,7 @@ def main() -> int:
         if not (p / "summary.json").exists():
             print(f"missing {a}: run `python bench/strategies/run.py --only c` first")
             return 1
-        runs[a] = qcts(p)
+        runs[a] = qcts(p)[:2]
     head = "| alphas | " + " | ".join(f"phase {k}" for k in range(PHASES)) + " | p99 (ms) |"
     print(head + "\n|" + "---|" * (PHASES + 2))
     best: list[tuple[float, tuple[float, float]]] = [(np.inf, grid[0])] * PHASES
@@ -85,9 +87,7 @@ def per_phase(sim_cache: Path, seeds: tuple[int, ...] = (1, 2, 3)) -> None:
                 path = ctl_cache / bench.alphad(sc, "auto", iv, (0.5, 0.5)).key()
             if not (path / "summary.json").exists():
                 break
-            r = load_run(path)
-            qct, ph = qcts(path)
-            into = (r.queries["start_ns"] % int(PHASE_S * 1e9)) / 1e9
+            qct, ph, into = qcts(path)
             for k in range(PHASES):
                 once[k] += int(((ph == k) & (qct >= bench.MIN_RTO_MS)).sum())
                 twice[k] += int(((ph == k) & (qct >= 25.0)).sum())
