@@ -22,7 +22,9 @@ METRICS = [("qct_ms_p99", "query p99 (ms)"), ("qct_ms_mean", "query mean (ms)"),
            ("query_timeouts", "queries timed out"),
            ("short_slowdown_p99", "short p99 slowdown"), ("short_rto_flows", "short RTO flows"),
            ("long_fct_ms_rmean", "long FCT restricted mean (ms)"),
-           ("long_finished", "long flows finished"), ("uplink_utilisation", "uplink util."),
+           ("long_finished", "long flows finished"),
+           ("long_tput_vs_dt", "long-flow throughput / DT's (per flow)"),
+           ("uplink_utilisation", "uplink util."),
            ("writes", "alpha writes")]
 LOWER_IS_BETTER = {"qct_ms_p99", "qct_ms_mean", "query_timeouts", "short_slowdown_p99",
                    "short_rto_flows",
@@ -58,7 +60,7 @@ def table(configs: dict[str, list[dict[str, Any]]]) -> str:
             elif k in ("short_rto_flows", "writes"):
                 cells.append(f"{m:.1f} ({lo:.0f}..{hi:.0f})")
             elif k in ("uplink_utilisation", "burst_absorption", "long_finished",
-                       "query_timeouts"):
+                       "query_timeouts", "long_tput_vs_dt"):
                 cells.append(f"{m:.3f}")
             else:
                 cells.append(f"{m:.2f} ({lo:.2f}..{hi:.2f})")
@@ -117,15 +119,22 @@ def checks(res: dict[str, Any]) -> list[str]:
                     continue
                 worse = [k for k in ("qct_ms_p99", "short_slowdown_p99", "short_rto_flows",
                                      LONG) if worse_beyond_spread(rows, dt, k)]
-                # Long-flow throughput: DT's restricted mean FCT of the flows >= 1 MB over
-                # this config's, paired by seed (the same flows start in both); uplink
-                # utilisation counts retransmissions, so it is highest where DT drops most.
+                # Long-flow throughput against DT, two ways. Per flow (run.long_vs_dt): the
+                # geometric mean of FCT_DT / FCT over the flows >= 1 MB, each flow paired
+                # with itself under DT — what the 2% target is judged on. Per seed: DT's
+                # restricted mean FCT over this config's, which a few of the biggest flows
+                # set (it swings 10-30% between seeds for every config). Uplink utilisation
+                # counts retransmissions, so it is highest where DT drops most.
                 thr, lo, hi = paired_ratio(dt, rows, LONG)
-                ok = not worse and thr >= 0.98
+                pf, pf_lo, pf_hi = agg(rows, "long_tput_vs_dt")
+                judged = pf if not math.isnan(pf) else thr
+                ok = not worse and judged >= 0.98
                 lines.append(f"never-worse ({sc}) {v} {name}: "
                              + (f"worse than DT beyond the seeds' spread on {', '.join(worse)}; "
                                 if worse else "")
-                             + f"long-flow throughput {thr:.2f} ({lo:.2f}..{hi:.2f}) of DT -> "
+                             + (f"long-flow throughput per flow {pf:.3f} ({pf_lo:.3f}..{pf_hi:.3f})"
+                                f" of DT, " if not math.isnan(pf) else "")
+                             + f"restricted mean {thr:.2f} ({lo:.2f}..{hi:.2f}) of DT -> "
                              + ("MET" if ok else "NOT MET"))
     return lines
 

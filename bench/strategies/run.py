@@ -99,10 +99,13 @@ def prios(n: int, alphas: tuple[float, ...]) -> list[dict[str, Any]]:
              else alphas[0]} for i in range(n)]
 
 
-def alphad(sc: Scenario, scheme: str, interval_s: float, alphas: tuple[float, ...]) -> RunSpec:
+def alphad(sc: Scenario, scheme: str, interval_s: float, alphas: tuple[float, ...],
+           params: dict[str, float] | None = None) -> RunSpec:
     cfg = {"interval": f"{interval_s * 1e6:g}us", "scheme": scheme,
            "priorities": prios(sc.queues, alphas),
            "quantize": {"mode": "pow2", "kmin": -8, "kmax": 7, "hysteresis": 0.25}}
+    if params:
+        cfg["scheme_params"] = params
     return RunSpec(scenario=sc, scheme="alphad", alphas=alphas, alphad=cfg)
 
 
@@ -146,6 +149,26 @@ def windowed(out: Path, t_from: float) -> dict[str, Any]:
     }
 
 
+def long_vs_dt(out: Path, dt_out: Path, t_from: float) -> float:
+    """Long-flow throughput against DT, flow by flow: the geometric mean over the flows of
+    >= 1 MB that start at or after t_from of FCT under DT / FCT here (unfinished flows
+    counted to the end). The same flows start in both runs of a seed, so each flow is its
+    own control: the big flows that set a mean FCT weigh no more than the others."""
+    a, b = load_run(dt_out), load_run(out)
+    fa, fb = a.flows, b.flows
+    if len(fa) != len(fb) or not np.array_equal(fa["start_ns"], fb["start_ns"]):
+        raise SystemExit(f"{out} and {dt_out} do not start the same flows")
+    sel = (fa["kind"] == "ws") & (fa["size"] >= LONG_MIN) & (fa["start_ns"] >= t_from * 1e9)
+    if not sel.any():
+        return float("nan")
+
+    def fct(r: Any) -> np.ndarray:
+        f = r.flows[sel]
+        return np.where(f["end_ns"] >= 0, f["fct_ns"], r.end_ns - f["start_ns"]).astype(float)
+
+    return float(np.exp(np.mean(np.log(fct(a) / fct(b)))))
+
+
 def objective(m: dict[str, Any], ref: dict[str, Any], strict: bool = True) -> float:
     """What the expert's grid minimises: query p99 and short-flow p99 slowdown, relative
     to DT, with short-flow timeouts counted, and long flows kept (uplink utilisation
@@ -163,12 +186,16 @@ class Runner:
     co-simulations."""
 
     def __init__(self, root: Path, workers: int | None, baselines_only: bool = False,
-                 variants: list[str] | None = None) -> None:
+                 variants: list[str] | None = None, params: dict[str, float] | None = None,
+                 prev: dict[str, Any] | None = None) -> None:
         self.sim_cache = root / f"sim-{sim_hash()}"
         self.ctl_cache = root / code_hash()
         self.workers = workers
         self.baselines_only = baselines_only
         self.variants = variants or []
+        self.params = params or {}  # `auto` parameters under test (--params)
+        self.prev = prev  # earlier results whose baselines are reused (--reuse)
+        self.only_cfg: list[str] = []
         self.done = 0
 
     def cache(self, s: RunSpec) -> Path:
@@ -201,38 +228,65 @@ def evaluate(run: Runner, name: str, variants: dict[str, Any], seeds: list[int],
     for vname, vargs in variants.items():
         if run.variants and vname not in run.variants:
             continue
-        print(f"[{name}/{vname}] tuning dt-static over {len(grid)} settings")
-        tune_sc = make(*vargs, seed=tune_seed, tuning=True)
-        specs = [RunSpec(scenario=tune_sc, scheme="dt", alphas=a) for a in [default, *grid]]
-        paths = run(specs)
-        ref = windowed(paths[specs[0].key()], t_tune)
-        ms = [(windowed(paths[s.key()], t_tune), s.alphas) for s in specs[1:]]
-        scored = sorted(((objective(m, ref), a) for m, a in ms), key=lambda x: x[0])
-        if scored[0][0] == float("inf"):
-            scored = sorted(((objective(m, ref, strict=False), a) for m, a in ms),
-                            key=lambda x: x[0])
-        best = tuple(scored[0][1])
-        print(f"[{name}/{vname}] dt-static = {best} (objective {scored[0][0]:.3f}; DT = 2)")
+        prev = (run.prev or {}).get(name, {}).get(vname)
         rows: dict[str, list[dict[str, Any]]] = {}
+        if prev is not None:  # --reuse: the same simulator, the same baselines
+            best = tuple(prev["dt_static"])
+            scored = [(o, tuple(a)) for o, a in prev["tuning"]]
+            rows = dict(prev["configs"])
+            print(f"[{name}/{vname}] dt-static = {best} (reused), co-simulations only")
+        else:
+            print(f"[{name}/{vname}] tuning dt-static over {len(grid)} settings")
+            tune_sc = make(*vargs, seed=tune_seed, tuning=True)
+            specs = [RunSpec(scenario=tune_sc, scheme="dt", alphas=a) for a in [default, *grid]]
+            paths = run(specs)
+            ref = windowed(paths[specs[0].key()], t_tune)
+            ms = [(windowed(paths[s.key()], t_tune), s.alphas) for s in specs[1:]]
+            scored = sorted(((objective(m, ref), a) for m, a in ms), key=lambda x: x[0])
+            if scored[0][0] == float("inf"):
+                scored = sorted(((objective(m, ref, strict=False), a) for m, a in ms),
+                                key=lambda x: x[0])
+            best = tuple(scored[0][1])
+            print(f"[{name}/{vname}] dt-static = {best} (objective {scored[0][0]:.3f}; DT = 2)")
         specs_by: dict[str, list[RunSpec]] = {}
         for seed in seeds:
             sc = make(*vargs, seed=seed, tuning=False)
-            specs_by.setdefault("dt", []).append(RunSpec(scenario=sc, scheme="dt", alphas=default))
-            specs_by.setdefault("dt-static", []).append(
-                RunSpec(scenario=sc, scheme="dt", alphas=best))
+            if prev is None:
+                specs_by.setdefault("dt", []).append(
+                    RunSpec(scenario=sc, scheme="dt", alphas=default))
+                specs_by.setdefault("dt-static", []).append(
+                    RunSpec(scenario=sc, scheme="dt", alphas=best))
             for cname, kind, iv, only in configs:
                 if (run.baselines_only and kind == "alphad") or (only and vname not in only):
                     continue
+                if (prev is not None and kind != "alphad") or (
+                        run.only_cfg and cname not in run.only_cfg):
+                    continue
                 if kind == "alphad":
-                    spec = alphad(sc, cname.split("@")[0], iv, default)
+                    scheme = cname.split("@")[0]
+                    params = run.params if scheme == "auto" else None
+                    if params:
+                        cname = cname.replace("auto", "auto[" + ",".join(
+                            f"{k}={v:g}" for k, v in params.items()) + "]", 1)
+                    spec = alphad(sc, scheme, iv, default, params)
                 else:  # exact per-packet scheme, n_p/gamma refreshed every iv
                     spec = RunSpec(scenario=sc, scheme=kind, alphas=default,
                                    update_rtts=max(iv * 1e6 / RTT_US, 1.0))
                 specs_by.setdefault(cname, []).append(spec)
         print(f"[{name}/{vname}] {sum(len(v) for v in specs_by.values())} runs")
         paths = run([s for v in specs_by.values() for s in v])
+        dt_paths = [run.sim_cache / RunSpec(scenario=make(*vargs, seed=seed, tuning=False),
+                                            scheme="dt", alphas=default).key() for seed in seeds]
         for cname, specs in specs_by.items():
             rows[cname] = [windowed(paths[s.key()], t_from) for s in specs]
+        for cname, rs in rows.items():  # flow by flow against DT, where DT's runs are here
+            for r, dtp, s in zip(rs, dt_paths, specs_by.get(cname, [None] * len(rs)),
+                                 strict=True):
+                p = paths[s.key()] if s is not None else None
+                if p is None and cname == "dt":
+                    p = dtp
+                if p is not None and (dtp / "done.json").exists():
+                    r["long_tput_vs_dt"] = long_vs_dt(p, dtp, t_from)
         out[vname] = {"dt_static": best, "tuning": [[o, list(a)] for o, a in scored[:5]],
                       "configs": rows}
     return out
@@ -246,16 +300,29 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--baselines-only", action="store_true",
                     help="only DT, dt-static and the exact schemes (no controller runs)")
+    ap.add_argument("--configs", default="", help="only these configs (e.g. auto@100ms,auto)")
+    ap.add_argument("--params", default="",
+                    help="auto parameters under test, e.g. max_cut=1,alpha_cap=8 (the config "
+                         "is then named auto[max_cut=1,alpha_cap=8])")
+    ap.add_argument("--reuse", action="store_true",
+                    help="take dt-static and every baseline row from --out, run only the "
+                         "co-simulations (for the same simulator)")
     ap.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "strategies.json")
     a = ap.parse_args()
     seeds = [int(x) for x in a.seeds.split(",")]
+    params = {k: float(v) for k, v in (kv.split("=") for kv in a.params.split(",") if kv)}
+    prev_all = json.loads(a.out.read_text()) if a.out.exists() else {}
+    if a.reuse and prev_all.get("meta", {}).get("seeds") != seeds:
+        raise SystemExit(f"--reuse needs the seeds of {a.out} ({prev_all.get('meta', {}).get('seeds')})")
     run = Runner(REPO / "build" / "strategies-cache", a.workers, a.baselines_only,
-                 [v for v in a.variants.split(",") if v])
+                 [v for v in a.variants.split(",") if v], params,
+                 prev_all if a.reuse else None)
+    run.only_cfg = [c for c in a.configs.split(",") if c]
     results: dict[str, Any] = {"meta": {"code": code_hash(), "seeds": seeds,
                                         "date": time.strftime("%Y-%m-%d %H:%M")}}
-    if a.out.exists():
-        prev = json.loads(a.out.read_text())
-        results.update({k: v for k, v in prev.items() if k != "meta"})
+    results.update({k: v for k, v in prev_all.items() if k != "meta"})
+    if a.reuse:
+        results["meta"]["reused_baselines_from"] = prev_all["meta"]
     t0 = time.time()
     wanted = a.only.split(",")
     if "b" in wanted:

@@ -34,3 +34,14 @@ def test_a_failed_run_is_reported_not_cached(tmp_path: Path) -> None:
     res = execute([spec], tmp_path, workers=1, program=str(tmp_path / "no-such-program"))
     assert "not built" in res[spec.key()]["error"]
     assert cached(spec, tmp_path) is None
+
+
+def test_the_key_counts_the_cdf_by_content_not_path(tmp_path: Path) -> None:
+    """The same run has the same cache key in any checkout; another CDF is another run."""
+    src = Path(TINY.cdf)
+    copy = tmp_path / "elsewhere.cdf"
+    copy.write_bytes(src.read_bytes())
+    here = RunSpec(scenario=TINY)
+    assert RunSpec(scenario=TINY.model_copy(update={"cdf": str(copy)})).key() == here.key()
+    copy.write_bytes(src.read_bytes().replace(b"1", b"2", 1))
+    assert RunSpec(scenario=TINY.model_copy(update={"cdf": str(copy)})).key() != here.key()

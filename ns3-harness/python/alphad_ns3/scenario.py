@@ -111,8 +111,13 @@ class RunSpec(_Model):
         return self
 
     def key(self) -> str:
-        """Stable identity of the run (hash of every parameter)."""
-        blob = json.dumps(self.model_dump(mode="json"), sort_keys=True)
+        """Stable identity of the run (hash of every parameter). The flow-size CDF counts
+        by its content, not its path, so the same run has the same key in any checkout."""
+        d = self.model_dump(mode="json")
+        cdf = Path(self.scenario.cdf)
+        if cdf.is_file():
+            d["scenario"]["cdf"] = hashlib.sha256(cdf.read_bytes()).hexdigest()
+        blob = json.dumps(d, sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
     def argv(self, program: str | Path, out: str | Path) -> list[str]:
