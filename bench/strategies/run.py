@@ -109,13 +109,19 @@ def alphad(sc: Scenario, scheme: str, interval_s: float, alphas: tuple[float, ..
     return RunSpec(scenario=sc, scheme="alphad", alphas=alphas, alphad=cfg)
 
 
+def censored_fct(r: Any) -> np.ndarray:
+    """Each flow's FCT (ns); a flow still running at the end counts until the end."""
+    f = r.flows
+    return np.where(f["end_ns"] >= 0, f["fct_ns"], r.end_ns - f["start_ns"]).astype(np.float64)
+
+
 def windowed(out: Path, t_from: float) -> dict[str, Any]:
     """Metrics of what starts at or after t_from (s): queries, short and long flows."""
     r = load_run(out)
     f, q = r.flows, r.queries
     t0 = t_from * 1e9
     fin = f["end_ns"] >= 0
-    fct = np.where(fin, f["fct_ns"], r.end_ns - f["start_ns"]).astype(np.float64)
+    fct = censored_fct(r)
     slow = fct / f["ideal_ns"]
     w = f["start_ns"] >= t0
     ws = f["kind"] == "ws"
@@ -161,12 +167,7 @@ def long_vs_dt(out: Path, dt_out: Path, t_from: float) -> float:
     sel = (fa["kind"] == "ws") & (fa["size"] >= LONG_MIN) & (fa["start_ns"] >= t_from * 1e9)
     if not sel.any():
         return float("nan")
-
-    def fct(r: Any) -> np.ndarray:
-        f = r.flows[sel]
-        return np.where(f["end_ns"] >= 0, f["fct_ns"], r.end_ns - f["start_ns"]).astype(float)
-
-    return float(np.exp(np.mean(np.log(fct(a) / fct(b)))))
+    return float(np.exp(np.mean(np.log(censored_fct(a)[sel] / censored_fct(b)[sel]))))
 
 
 def objective(m: dict[str, Any], ref: dict[str, Any], strict: bool = True) -> float:
@@ -187,7 +188,7 @@ class Runner:
 
     def __init__(self, root: Path, workers: int | None, baselines_only: bool = False,
                  variants: list[str] | None = None, params: dict[str, float] | None = None,
-                 prev: dict[str, Any] | None = None) -> None:
+                 prev: dict[str, Any] | None = None, only_cfg: list[str] | None = None) -> None:
         self.sim_cache = root / f"sim-{sim_hash()}"
         self.ctl_cache = root / code_hash()
         self.workers = workers
@@ -195,7 +196,7 @@ class Runner:
         self.variants = variants or []
         self.params = params or {}  # `auto` parameters under test (--params)
         self.prev = prev  # earlier results whose baselines are reused (--reuse)
-        self.only_cfg: list[str] = []
+        self.only_cfg = only_cfg or []  # only these configs (--configs)
         self.done = 0
 
     def cache(self, s: RunSpec) -> Path:
@@ -249,11 +250,13 @@ def evaluate(run: Runner, name: str, variants: dict[str, Any], seeds: list[int],
             best = tuple(scored[0][1])
             print(f"[{name}/{vname}] dt-static = {best} (objective {scored[0][0]:.3f}; DT = 2)")
         specs_by: dict[str, list[RunSpec]] = {}
+        dt_paths = []  # DT's run of each seed: what every run is paired with, flow by flow
         for seed in seeds:
             sc = make(*vargs, seed=seed, tuning=False)
+            dt_spec = RunSpec(scenario=sc, scheme="dt", alphas=default)
+            dt_paths.append(run.sim_cache / dt_spec.key())
             if prev is None:
-                specs_by.setdefault("dt", []).append(
-                    RunSpec(scenario=sc, scheme="dt", alphas=default))
+                specs_by.setdefault("dt", []).append(dt_spec)
                 specs_by.setdefault("dt-static", []).append(
                     RunSpec(scenario=sc, scheme="dt", alphas=best))
             for cname, kind, iv, only in configs:
@@ -275,18 +278,13 @@ def evaluate(run: Runner, name: str, variants: dict[str, Any], seeds: list[int],
                 specs_by.setdefault(cname, []).append(spec)
         print(f"[{name}/{vname}] {sum(len(v) for v in specs_by.values())} runs")
         paths = run([s for v in specs_by.values() for s in v])
-        dt_paths = [run.sim_cache / RunSpec(scenario=make(*vargs, seed=seed, tuning=False),
-                                            scheme="dt", alphas=default).key() for seed in seeds]
         for cname, specs in specs_by.items():
-            rows[cname] = [windowed(paths[s.key()], t_from) for s in specs]
-        for cname, rs in rows.items():  # flow by flow against DT, where DT's runs are here
-            for r, dtp, s in zip(rs, dt_paths, specs_by.get(cname, [None] * len(rs)),
-                                 strict=True):
-                p = paths[s.key()] if s is not None else None
-                if p is None and cname == "dt":
-                    p = dtp
-                if p is not None and (dtp / "done.json").exists():
-                    r["long_tput_vs_dt"] = long_vs_dt(p, dtp, t_from)
+            rows[cname] = []
+            for s, dtp in zip(specs, dt_paths, strict=True):
+                m = windowed(paths[s.key()], t_from)
+                if (dtp / "done.json").exists():  # (under --reuse DT may not be here)
+                    m["long_tput_vs_dt"] = long_vs_dt(paths[s.key()], dtp, t_from)
+                rows[cname].append(m)
         out[vname] = {"dt_static": best, "tuning": [[o, list(a)] for o, a in scored[:5]],
                       "configs": rows}
     return out
@@ -316,8 +314,7 @@ def main() -> int:
         raise SystemExit(f"--reuse needs the seeds of {a.out} ({prev_all.get('meta', {}).get('seeds')})")
     run = Runner(REPO / "build" / "strategies-cache", a.workers, a.baselines_only,
                  [v for v in a.variants.split(",") if v], params,
-                 prev_all if a.reuse else None)
-    run.only_cfg = [c for c in a.configs.split(",") if c]
+                 prev_all if a.reuse else None, [c for c in a.configs.split(",") if c])
     results: dict[str, Any] = {"meta": {"code": code_hash(), "seeds": seeds,
                                         "date": time.strftime("%Y-%m-%d %H:%M")}}
     results.update({k: v for k, v in prev_all.items() if k != "meta"})
