@@ -235,6 +235,41 @@ def test_protection_ends_after_hold() -> None:
     assert out[-1] == 0.5  # forgotten
 
 
+def _busy_beside_bursts(**params: float) -> np.ndarray:
+    """Class b has a queue on each of two ports: the one on port 0 is idle between bursts
+    and drops in them, the one on port 1 carries a flow at 60% of line rate (busy, but
+    below its threshold, so not a long-flow queue). Returns the alphas after the bursts."""
+    topo = make_topology(2, 2, speed=10e9, buffer_bytes=1e6)
+    cl, est, sch = _auto(topo, [("a", [0], 0.5, None), ("b", [1], 0.5, None)], **params)
+    tx = np.zeros(4, dtype=np.uint64)
+    dr = np.zeros(4, dtype=np.uint64)
+    est.update(make_sample(topo, 0.0, alpha=cl.alpha_q(), tx=tx.copy(), drops=dr.copy()))
+    out = cl.alpha_q()
+    for i in range(30):
+        tx[3] += int(0.6 * 10e9 / 8 * 0.01)
+        tx[0] += 20_000
+        wm = np.zeros(4)
+        wm[3] = 20_000.0
+        if i >= 15 and i % 3 == 0:  # after the flow is established: bursts on port 0
+            wm[1] = 400_000.0
+            dr[1] += 100_000
+        e = est.update(make_sample(topo, 0.01 * (i + 1), alpha=cl.alpha_q(), tx=tx.copy(),
+                                   drops=dr.copy(), wm=wm, pool_wm=wm.sum()))
+        out = sch(e)
+    return out
+
+
+def test_a_raise_reaches_only_the_idle_queues_of_a_burst_class() -> None:
+    gated = _busy_beside_bursts()
+    assert gated[1] > 0.5  # the bursting queue is raised
+    assert gated[3] == 0.5 and gated[0] == 0.5 and gated[2] == 0.5  # the busy one is not
+    ungated = _busy_beside_bursts(gate=0)
+    assert ungated[3] == ungated[1] > 0.5  # without the gate the whole class goes up
+    # At a 1 s interval the per-queue tests are off whatever the gate says.
+    topo = make_topology(1, 1)
+    assert not _auto(topo, [("a", [0], 0.5, None)], interval=1.0)[2].gated
+
+
 @pytest.mark.parametrize("params", [{"nope": 1}, {"hold": -1}, {"hold": "x"}, {"hold": 0}])
 def test_bad_parameters(params: dict) -> None:
     topo = make_topology(1, 1)

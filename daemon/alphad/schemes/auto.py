@@ -29,7 +29,9 @@ traffic moves.
   interval were on queues that were themselves below ``idle_util_q``: a class that bursts
   while a few long-lived flows linger in it from an earlier phase. (At a 1 s
   interval a web-search queue on a quiet port looks idle and drops too, so
-  there the test stays per class.)
+  there the test stays per class.) At those intervals, with ``gate``, a raise
+  reaches only the class's queues that are idle on their own: a busy queue of
+  a burst class keeps alpha_p, so nothing needs releasing when it turns busy.
 * **alike** — when three or more classes, more than ``alike`` of those
   carrying traffic, have dropped on idle queues within ``alike_window``, the
   bursts are everywhere (ABM §4.4's mix spread over all queues): nothing to
@@ -92,7 +94,8 @@ DEFAULTS: dict[str, float] = {
     "idle_window": 0.2,  # s over which a class must have stayed that idle
     "idle_share": 0.8,  # ... or the share of its drops that were on queues idle on their own
     "idle_util_q": 0.2,  # ... (mean tx/speed of the queue)
-    "share_interval": 0.05,  # s, longest interval at which that per-queue test is used
+    "share_interval": 0.1,  # s, longest interval at which the per-queue tests are used
+    "gate": 1.0,  # 1: ... and a raise reaches only the class's queues idle on their own
     "release": 0.05,  # s a raised class may go without bursting before it drops to alpha_p
     "min_bytes": 15000.0,  # bytes (sent + dropped) below which a loss fraction is unknown
     "margin": 1.25,  # headroom on the alpha that held a peak
@@ -157,6 +160,7 @@ class Auto:
         self.alike_window = max(self.p["alike_window"], 3 * ctx.interval)
         self.release = max(self.p["release"], 2.5 * ctx.interval)
         self.per_queue = ctx.interval <= self.p["share_interval"]
+        self.gated = self.per_queue and self.p["gate"] > 0
         self.alpha_q = ctx.alpha_q.copy()
         self.P = cl.n_prio
         self.managed = cl.prio >= 0
@@ -264,16 +268,22 @@ class Auto:
         self.level[up] = np.minimum(np.maximum(self.level[up] + 1, jump[up]), self.max_level[up])
         self.last_raise[up] = t
 
+        # Where the interval resolves it, a raise reaches only the queues of the class
+        # that are idle on their own: a long-lived flow lingering in a burst class would
+        # take the raised alpha as buffer and starve the short flows of other classes.
+        raised_q = other & (self.U <= p["idle_util_q"]) if self.gated else other
+
         # The alpha that held the class's biggest peak over the last hold seconds.
         use = self.use_max.push(t, self._per_class_max(held_alpha(est.watermark, est.free),
-                                                       other))
+                                                       raised_q))
 
         # Lower: after hold without loss, to the smallest 2^k that held what it saw.
         quiet = (self.level > 0) & (t - self.last_lossy > self.hold)
         with np.errstate(divide="ignore"):
             need = np.ceil(np.log2(np.maximum(use * p["margin"], 1e-300) / self.alpha_p))
         self.level = np.where(quiet, np.clip(need, 0, self.level), self.level)
-        self.level[t - self.last_calm > self.release] = 0
+        if not self.gated:  # gated, a busy queue is not raised: nothing to release
+            self.level[t - self.last_calm > self.release] = 0
 
         # Donors: a class at its cap that still drops is out of room.
         if capped.any():
@@ -289,7 +299,7 @@ class Auto:
             self.cut -= 1
             self.last_cut = self.last_restore = t
 
-        target = self.alpha_q * np.exp2(np.where(other, self.level[self.prio0], 0.0))
+        target = self.alpha_q * np.exp2(np.where(raised_q, self.level[self.prio0], 0.0))
         if self.cut:
             donor_q = self.managed & persistent
             target[donor_q] = self.alpha_q[donor_q] * 2.0 ** -self.cut
