@@ -14,6 +14,8 @@ from __future__ import annotations
 import dataclasses
 import logging
 import math
+import os
+import select
 import signal
 import threading
 import time
@@ -80,6 +82,9 @@ class Daemon:
         self.started = time.monotonic()
         self.last_cycle: float | None = None  # time.monotonic() of the last completed cycle
         self._stop = threading.Event()
+        self._signalled = False  # SIGINT/SIGTERM seen: set by the handler, which takes no lock
+        self._wake: tuple[int, int] | None = None  # pipe the loop sleeps on (main thread)
+        self._hup_w = -1  # write end of the SIGHUP thread's pipe
         self._pending: _Pending | None = None
         self._pending_lock = threading.Lock()
         self._last_sample: Any = None
@@ -102,13 +107,41 @@ class Daemon:
 
     # -- control -------------------------------------------------------------------
     def request_stop(self, signum: int | None = None) -> None:
+        """Stop after the current cycle; from any thread, never from a signal handler."""
         if signum is not None and self.signum is None:
             self.signum = signum
         self._stop.set()
+        self._poke()
+
+    def _on_signal(self, signum: int, _frame: object) -> None:
+        """SIGINT/SIGTERM. Python runs this in the main thread between two bytecodes,
+        possibly while that thread holds the lock inside ``Event.wait``: ``Event.set``
+        here could deadlock, so only a flag and a byte down the wake pipe."""
+        if self.signum is None:
+            self.signum = signum
+        self._signalled = True
+        self._poke()
+
+    def _poke(self) -> None:
+        w = self._wake
+        if w is not None:
+            try:
+                os.write(w[1], b"\0")
+            except OSError:
+                pass  # full (the loop is awake already) or closed (the run is over)
+
+    def _sleep(self, seconds: float) -> bool:
+        """Wait up to ``seconds``; True once a stop is requested."""
+        w = self._wake
+        if w is None:
+            return self._stop.wait(seconds)
+        if not self.stopping:
+            select.select([w[0]], [], [], max(seconds, 0.0))
+        return self.stopping
 
     @property
     def stopping(self) -> bool:
-        return self._stop.is_set()
+        return self._signalled or self._stop.is_set()
 
     def request_config(self, cfg: Config) -> threading.Event:
         """Use ``cfg`` from the next interval on (interval, scheme, priorities and
@@ -346,7 +379,7 @@ class Daemon:
 
     def _run_realtime(self, duration: float | None) -> None:
         start = deadline = time.monotonic()
-        while not self._stop.is_set():
+        while not self.stopping:
             self.cycle()
             deadline += self.interval
             now = time.monotonic()
@@ -357,13 +390,13 @@ class Daemon:
                 if self.metrics:
                     self.metrics.count_overrun()
                 deadline += math.ceil((now - deadline) / self.interval) * self.interval
-            if self._stop.wait(deadline - now):
+            if self._sleep(deadline - now):
                 break
 
     def _run_manual(self, duration: float | None) -> None:
         advance = self.backend.advance  # type: ignore[attr-defined]
         elapsed = 0.0  # model seconds; the interval may change on the way
-        while not self._stop.is_set():
+        while not self.stopping:
             self._apply_pending()
             if duration is not None and elapsed > 0 and elapsed >= duration - self.interval / 2:
                 break
@@ -394,23 +427,57 @@ class Daemon:
             self.stats.restore_seconds = time.monotonic() - t0
 
     def _install_signals(self) -> dict[int, Any]:
+        """Handlers that take no lock (see ``_on_signal``): SIGINT/SIGTERM set a flag and
+        wake the loop; SIGHUP wakes a thread that re-reads the files."""
         if threading.current_thread() is not threading.main_thread():
             return {}
+        self._wake = _pipe()
         old = {}
         for sig in (signal.SIGINT, signal.SIGTERM):
-            old[sig] = signal.signal(sig, lambda s, _f: self.request_stop(s))
+            old[sig] = signal.signal(sig, self._on_signal)
         if self.on_hangup is not None:
-            hup = self.on_hangup  # reads files: not in the handler, not in the loop thread
-            old[signal.SIGHUP] = signal.signal(
-                signal.SIGHUP,
-                lambda _s, _f: threading.Thread(target=hup, name="alphad-sighup",
-                                                daemon=True).start())
+            hup_r, hup_w = _pipe(blocking_read=True)
+            threading.Thread(target=_hangups, args=(hup_r, self.on_hangup),
+                             name="alphad-sighup", daemon=True).start()
+            old[signal.SIGHUP] = signal.signal(signal.SIGHUP,
+                                               lambda _s, _f: _write(hup_w))
+            self._hup_w = hup_w
         return old
 
-    @staticmethod
-    def _restore_signals(old: dict[int, Any]) -> None:
+    def _restore_signals(self, old: dict[int, Any]) -> None:
         for sig, h in old.items():
             signal.signal(sig, h)
+        fds = [*(self._wake or ()), self._hup_w]
+        self._wake, self._hup_w = None, -1
+        for fd in fds:
+            if fd >= 0:
+                os.close(fd)  # the SIGHUP thread sees end-of-file and ends
+
+
+def _pipe(blocking_read: bool = False) -> tuple[int, int]:
+    r, w = os.pipe()
+    os.set_blocking(r, blocking_read)
+    os.set_blocking(w, False)
+    return r, w
+
+
+def _write(fd: int) -> None:
+    try:
+        os.write(fd, b"\0")
+    except OSError:
+        pass
+
+
+def _hangups(fd: int, hup: Callable[[], None]) -> None:
+    """One re-read per burst of SIGHUPs, in its own thread (it reads files)."""
+    try:
+        while os.read(fd, 64):
+            try:
+                hup()
+            except Exception:
+                log.exception("SIGHUP: re-reading the configuration failed")
+    finally:
+        os.close(fd)
 
 
 _NO_CHANGES = Changes(np.zeros(0, dtype=np.int64), np.zeros(0))

@@ -4,7 +4,9 @@ After each run every queue is back on its original profile and no clone is left.
 
 from __future__ import annotations
 
+import os
 import signal
+import threading
 import time
 from pathlib import Path
 
@@ -88,6 +90,60 @@ def test_signals_restore_within_a_second(tmp_path: Path, sig: int) -> None:
     rc, err, took = stop(proc, sig)
     assert rc == 128 + sig, err
     assert "restored=yes" in err and took < 1.0, (took, err)
+
+
+def test_stop_signal_while_the_loop_holds_its_sleep_lock(tmp_path: Path) -> None:
+    """A signal can arrive while the main thread is inside ``Event.wait`` holding the
+    event's lock; the handler then runs on that thread. It must take no lock (an
+    ``Event.set`` there deadlocked a daemon that then had to be killed), and it must
+    still wake the loop's sleep at once."""
+    cfg = vasic_config(tmp_path, interval="10ms")
+    be = VasicBackend(cfg.backend.scenario, clock="manual")
+    d = Daemon(cfg, be)
+    try:
+        done = threading.Event()
+
+        def handler_inside_the_lock() -> None:
+            with d._stop._cond:  # type: ignore[attr-defined]  # as inside Event.wait
+                d._on_signal(signal.SIGTERM, None)
+            done.set()
+
+        d._wake = os.pipe()
+        t = threading.Thread(target=handler_inside_the_lock, daemon=True)
+        t.start()
+        assert done.wait(5), "the SIGTERM handler blocked on the loop's lock"
+        assert d.stopping and d.signum == signal.SIGTERM
+        t0 = time.monotonic()
+        assert d._sleep(30.0) and time.monotonic() - t0 < 1.0
+        # a stop from another thread (the HTTP API) wakes the same sleep
+        d2 = Daemon(cfg, be)
+        d2._wake = os.pipe()
+        threading.Timer(0.1, d2.request_stop).start()
+        t0 = time.monotonic()
+        assert d2._sleep(30.0) and time.monotonic() - t0 < 5.0
+        for fd in (*d._wake, *d2._wake):
+            os.close(fd)
+    finally:
+        be.close()
+
+
+def test_repeated_sigterm_at_random_moments_always_restores(tmp_path: Path) -> None:
+    """SIGTERM at random points of a 1 ms loop (inside the sleep, a cycle, a write):
+    every run exits 128+15 with the switch restored, none hangs."""
+    p = tmp_path / "alphad.yaml"
+    p.write_text("interval: 1ms\nscheme: abm\n"
+                 "priorities: [{name: bulk, queues: [0, 1, 2, 4, 5, 6, 7], alpha: 0.5},"
+                 " {name: query, queues: [3], alpha: 0.5}]\n"
+                 f"backend: {{type: vasic, scenario: {DEFAULT_SCN}, clock: realtime}}\n"
+                 "metrics: {enabled: false}\napi: {enabled: false}\n")
+    rng = np.random.default_rng(7)
+    for _ in range(6):
+        proc = alphad("run", "-c", str(p), "--no-view", "--no-summary")
+        wait_running(proc)
+        time.sleep(float(rng.uniform(0.0, 0.3)))
+        rc, err, took = stop(proc)
+        assert rc == 128 + signal.SIGTERM and "restored=yes" in err, err
+        assert took < 5.0, (took, err)
 
 
 def test_one_daemon_per_libsai(tmp_path: Path) -> None:
