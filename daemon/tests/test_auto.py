@@ -265,9 +265,15 @@ def test_a_raise_reaches_only_the_idle_queues_of_a_burst_class() -> None:
     assert gated[3] == 0.5 and gated[0] == 0.5 and gated[2] == 0.5  # the busy one is not
     ungated = _busy_beside_bursts(gate=0)
     assert ungated[3] == ungated[1] > 0.5  # without the gate the whole class goes up
-    # At a 1 s interval the per-queue tests are off whatever the gate says.
+    # The gate holds up to its interval (10 ms): at 100 ms the per-queue burst test
+    # stays, but a raise reaches the class and is released when it turns busy; at 1 s
+    # the per-queue tests are off.
     topo = make_topology(1, 1)
-    assert not _auto(topo, [("a", [0], 0.5, None)], interval=1.0)[2].gated
+    s100 = _auto(topo, [("a", [0], 0.5, None)], interval=0.1)[2]
+    assert s100.per_queue and not s100.gated
+    assert _auto(topo, [("a", [0], 0.5, None)], interval=0.1, gate=0.1)[2].gated
+    s1 = _auto(topo, [("a", [0], 0.5, None)], interval=1.0, gate=1.0)[2]
+    assert not s1.per_queue and not s1.gated
 
 
 @pytest.mark.parametrize("params", [{"nope": 1}, {"hold": -1}, {"hold": "x"}, {"hold": 0}])

@@ -29,9 +29,12 @@ traffic moves.
   interval were on queues that were themselves below ``idle_util_q``: a class that bursts
   while a few long-lived flows linger in it from an earlier phase. (At a 1 s
   interval a web-search queue on a quiet port looks idle and drops too, so
-  there the test stays per class.) At those intervals, with ``gate``, a raise
+  there the test stays per class.) At intervals up to ``gate`` a raise
   reaches only the class's queues that are idle on their own: a busy queue of
   a burst class keeps alpha_p, so nothing needs releasing when it turns busy.
+  (At 100 ms a queue idle in the last interval can start a web flow that holds
+  the raised alpha for a whole interval: there the class is raised, and
+  released when it turns busy.)
 * **alike** — when three or more classes, more than ``alike`` of those
   carrying traffic, have dropped on idle queues within ``alike_window``, the
   bursts are everywhere (ABM §4.4's mix spread over all queues): nothing to
@@ -95,7 +98,7 @@ DEFAULTS: dict[str, float] = {
     "idle_share": 0.8,  # ... or the share of its drops that were on queues idle on their own
     "idle_util_q": 0.2,  # ... (mean tx/speed of the queue)
     "share_interval": 0.1,  # s, longest interval at which the per-queue tests are used
-    "gate": 1.0,  # 1: ... and a raise reaches only the class's queues idle on their own
+    "gate": 0.01,  # s, longest interval at which a raise reaches only the idle queues
     "release": 0.05,  # s a raised class may go without bursting before it drops to alpha_p
     "min_bytes": 15000.0,  # bytes (sent + dropped) below which a loss fraction is unknown
     "margin": 1.25,  # headroom on the alpha that held a peak
@@ -160,7 +163,7 @@ class Auto:
         self.alike_window = max(self.p["alike_window"], 3 * ctx.interval)
         self.release = max(self.p["release"], 2.5 * ctx.interval)
         self.per_queue = ctx.interval <= self.p["share_interval"]
-        self.gated = self.per_queue and self.p["gate"] > 0
+        self.gated = self.per_queue and ctx.interval <= self.p["gate"]
         self.alpha_q = ctx.alpha_q.copy()
         self.P = cl.n_prio
         self.managed = cl.prio >= 0
