@@ -47,7 +47,7 @@ bench-soak: setup
 	$(PY) bench/soak/run.py $(SOAK_ARGS)
 
 lint: venv
-	$(VENV)/bin/ruff check daemon bench
+	$(VENV)/bin/ruff check daemon bench ns3-harness/python
 
 # --- ns-3 harness: ns-3 from the PyPI wheel's C++ SDK (no ns-3 source tree) ---
 NS3_VERSION := 3.44.post0

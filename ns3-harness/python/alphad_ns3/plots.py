@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+
 from alphad_ns3.analysis import SHORT_MAX, Run, load_run
 
 __all__ = ["plot_runs"]
