@@ -328,7 +328,9 @@ def main() -> int:
             run, "b", {f"load{l:g}-req{r:g}": (l, r) for l in (0.4, 0.6) for r in (0.5, 0.75)},
             seeds, 101, grid, (0.5,) * 3,
             lambda l, r, seed, tuning: scen_b(l, r, seed, 3.0 if tuning else 12.0),
-            [("auto", "alphad", 1.0, ()), ("abm", "alphad", 1.0, ("load0.4-req0.5",)),
+            [("auto", "alphad", 1.0, ()),
+             ("auto@100ms", "alphad", 0.1, ("load0.4-req0.5", "load0.6-req0.75")),
+             ("abm", "alphad", 1.0, ("load0.4-req0.5",)),
              ("abm-core (exact)", "abm-core", RTT_US * 1e-6, ("load0.4-req0.5",)),
              ("abm (exact)", "abm", RTT_US * 1e-6, ("load0.4-req0.5",))],
             t_from=10.0, t_tune=1.0)

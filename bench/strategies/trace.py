@@ -33,6 +33,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--interval", type=float, default=0.1)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--scenario", choices=("c", "b"), default="c",
+                    help="b: (b) at 60%% load / 75%% requests; prints the share of the "
+                         "intervals each class spent raised (no plot)")
     a = ap.parse_args()
     trace: list[dict[str, Any]] = []
 
@@ -52,6 +55,8 @@ def main() -> int:
         step.name = "auto"  # type: ignore[attr-defined]
         return step
 
+    if a.scenario == "b":
+        return trace_b(a.interval, a.seed, trace)
     sc = bench.scen_c(a.seed, 8.0)
     spec = bench.alphad(sc, "auto-traced", a.interval, (0.5, 0.5))
     out = bench.REPO / "build" / "strategies-trace"
@@ -86,6 +91,21 @@ def main() -> int:
     fig.tight_layout()
     fig.savefig(RES / "strategies-trace.png", dpi=110)
     print(f"wrote {RES / 'strategies-trace.png'}")
+    return 0
+
+
+def trace_b(interval: float, seed: int, trace: list[dict[str, Any]]) -> int:
+    """(b) at 60% load / 75% requests: per leaf, the share of the intervals after the
+    first 2 s in which each class was above alpha_p (0.5), and with donors cut."""
+    spec = bench.alphad(bench.scen_b(0.6, 0.75, seed, 12.0), "auto-traced", interval,
+                        (0.5,) * 3)
+    run(spec, bench.REPO / "build" / "strategies-trace-b", timeout=7200)
+    for k, sw in enumerate(sorted({r["switch"] for r in trace})):
+        rows = [r for r in trace if r["switch"] == sw and r["t"] > 2.0]
+        alpha = np.array([r["alpha"] for r in rows])
+        raised = ", ".join(f"class {c} {x:.0%}" for c, x in enumerate((alpha > 0.5).mean(0)))
+        cut = np.mean([r["cut"] > 0 for r in rows])
+        print(f"leaf {k}: raised {raised}; donors cut {cut:.0%} of {len(rows)} intervals")
     return 0
 
 
