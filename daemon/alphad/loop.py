@@ -125,10 +125,7 @@ class Daemon:
     def _poke(self) -> None:
         w = self._wake
         if w is not None:
-            try:
-                os.write(w[1], b"\0")
-            except OSError:
-                pass  # full (the loop is awake already) or closed (the run is over)
+            _write(w[1])
 
     def _sleep(self, seconds: float) -> bool:
         """Wait up to ``seconds``; True once a stop is requested."""
@@ -436,12 +433,11 @@ class Daemon:
         for sig in (signal.SIGINT, signal.SIGTERM):
             old[sig] = signal.signal(sig, self._on_signal)
         if self.on_hangup is not None:
-            hup_r, hup_w = _pipe(blocking_read=True)
+            hup_r, self._hup_w = _pipe(blocking_read=True)
             threading.Thread(target=_hangups, args=(hup_r, self.on_hangup),
                              name="alphad-sighup", daemon=True).start()
-            old[signal.SIGHUP] = signal.signal(signal.SIGHUP,
-                                               lambda _s, _f: _write(hup_w))
-            self._hup_w = hup_w
+            hup_w = self._hup_w
+            old[signal.SIGHUP] = signal.signal(signal.SIGHUP, lambda _s, _f: _write(hup_w))
         return old
 
     def _restore_signals(self, old: dict[int, Any]) -> None:
@@ -462,10 +458,11 @@ def _pipe(blocking_read: bool = False) -> tuple[int, int]:
 
 
 def _write(fd: int) -> None:
+    """One byte down a wake pipe; safe in a signal handler (no lock)."""
     try:
         os.write(fd, b"\0")
     except OSError:
-        pass
+        pass  # full (the reader is awake already) or closed (the run is over)
 
 
 def _hangups(fd: int, hup: Callable[[], None]) -> None:
