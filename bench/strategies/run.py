@@ -329,7 +329,7 @@ def main() -> int:
             seeds, 101, grid, (0.5,) * 3,
             lambda l, r, seed, tuning: scen_b(l, r, seed, 3.0 if tuning else 12.0),
             [("auto", "alphad", 1.0, ()),
-             ("auto@100ms", "alphad", 0.1, ("load0.4-req0.5", "load0.6-req0.75")),
+             ("auto@100ms", "alphad", 0.1, ()),
              ("abm", "alphad", 1.0, ("load0.4-req0.5",)),
              ("abm-core (exact)", "abm-core", RTT_US * 1e-6, ("load0.4-req0.5",)),
              ("abm (exact)", "abm", RTT_US * 1e-6, ("load0.4-req0.5",))],
