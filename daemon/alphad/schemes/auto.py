@@ -11,9 +11,10 @@ traffic moves.
 
 * **persistent queues** — a queue is *busy* in an interval when it is
   non-empty and drains at least ``busy_share`` of its round-robin share; one
-  that stays congested and busy without a pause for longer than ``long_tau``,
-  and at least ``long_intervals`` intervals (an interval does not tell 20 ms
-  of a web-search flow from a flow that fills it), is a long-flow queue. It
+  that stays congested and busy without a pause for longer than ``long_tau``
+  is a long-flow queue (between ``gate`` and ``share_interval``, at least
+  ``long_intervals`` intervals: a 100 ms interval does not tell 20 ms of a
+  web-search flow from a flow that fills it). It
   never counts towards its class's losses, never gets more than its
   operator's alpha, and gives way first.
 * **loss fraction** per class — dropped / (sent + dropped) bytes of the other
@@ -36,12 +37,13 @@ traffic moves.
   a burst class keeps alpha_p, so nothing needs releasing when it turns busy.
   (At 100 ms a queue idle in the last interval can start a web flow that holds
   the raised alpha for a whole interval: there the class is raised, and
-  released when it turns busy.) Above ``gate``, where a raise reaches the
-  whole class, the per-class test counts every queue of the class, long-flow
-  ones too, and the per-queue test counts only queues that dropped at least
-  ``burst_frac`` of their bytes in the interval: an incast burst arriving far
-  above line rate drops a share of what it brings (10-25% in (b) under DT), a
-  web-search flow on a quiet queue far less (1-3%).
+  released when it turns busy.) There, between ``gate`` and
+  ``share_interval``, where a raise reaches the whole class, the per-class
+  test counts every queue of the class, long-flow ones too, and the per-queue
+  test counts only queues that dropped at least ``burst_frac`` of their bytes
+  in the interval: an incast burst arriving far above line rate drops a share
+  of what it brings (10-25% in (b) under DT), a web-search flow on a quiet
+  queue far less (0.3-3%).
 * **alike** — when three or more classes, more than ``alike`` of those
   carrying traffic, have dropped on idle queues within ``alike_window``, the
   bursts are everywhere (ABM §4.4's mix spread over all queues): nothing to
@@ -55,10 +57,11 @@ traffic moves.
   S < alpha (B - Q_others - S), so it needed S / (B - Q_others - S), times
   ``margin`` (the transient bound behind FB Eq. 8 for a burst rate far above
   line rate), rounded up to 2^k. Disproportionate loss is the gate: when all
-  classes lose alike, raising one only moves the loss. Above ``gate`` a raise
-  also needs ``room``: that share of the buffer free at the pool's peak. With
-  the pool full no alpha admits more; the class is crowded out (often by a
-  raised class holding the buffer), not short of alpha.
+  classes lose alike, raising one only moves the loss. Between ``gate`` and
+  ``share_interval`` a raise also needs ``room``: that share of the buffer
+  free at the pool's peak. With the pool full no alpha admits more; the class
+  is crowded out (often by a raised class holding the buffer), not short of
+  alpha.
 * **lower** — a raised class that has not been lossy for ``hold`` seconds
   goes down to the smallest power of two that would still have held the
   biggest peak it showed in that time: a queue that peaked at w while the
@@ -99,7 +102,7 @@ DEFAULTS: dict[str, float] = {
     "hold": 0.5,  # s without loss before a raised class comes down
     "step_gap": 0.01,  # s between two raises (or donor cuts)
     "long_tau": 0.02,  # s a queue must stay busy to count as a long-flow queue
-    "long_intervals": 2.5,  # ... and at least this many intervals
+    "long_intervals": 2.5,  # ... and, above `gate`, at least this many intervals
     "busy_share": 0.5,  # fraction of its round-robin share a busy queue drains
     "loss_tau": 0.1,  # s, time constant of the loss fractions
     "loss_min": 0.001,  # loss fraction from which a class may be raised
@@ -172,12 +175,17 @@ class Auto:
         self.interval = ctx.interval
         self.B = topo.buffer_bytes
         self.hold = max(self.p["hold"], 3 * ctx.interval)
-        self.long_tau = max(self.p["long_tau"], self.p["long_intervals"] * ctx.interval)
         self.step_gap = max(self.p["step_gap"], 0.999 * ctx.interval)
         self.alike_window = max(self.p["alike_window"], 3 * ctx.interval)
         self.release = max(self.p["release"], 2.5 * ctx.interval)
         self.per_queue = ctx.interval <= self.p["share_interval"]
         self.gated = self.per_queue and ctx.interval <= self.p["gate"]
+        # Per-queue tests, but a raise reaches the whole class (gate < interval <=
+        # share_interval, e.g. 100 ms): the stricter burst, room and long-flow tests.
+        self.strict = self.per_queue and not self.gated
+        self.long_tau = self.p["long_tau"]
+        if self.strict:
+            self.long_tau = max(self.long_tau, self.p["long_intervals"] * ctx.interval)
         self.alpha_q = ctx.alpha_q.copy()
         self.P = cl.n_prio
         self.managed = cl.prio >= 0
@@ -251,15 +259,14 @@ class Auto:
         # Above `gate` a raise reaches the whole class: a class is idle only if none of its
         # queues, long-flow ones included, was busy (a web-search class whose busy queues
         # hold long flows is not idle; a lingering long flow is the per-queue test's case).
-        u_idle = u_now if self.gated or not self.per_queue else \
-            self._per_class_max(self.U, self.managed)
+        u_idle = self._per_class_max(self.U, self.managed) if self.strict else u_now
         idle = self.util_max.push(t, u_idle) <= p["idle_util"]
         # ... or, where the interval resolves a queue's utilisation (<= share_interval),
         # most of its drops in this interval were on queues idle on their own: a class
         # that also carries a few long-lived flows still bursts on its idle queues.
         d_now = self._per_class(est.drop_delta, other)
         idle_q = self.U <= p["idle_util_q"]
-        if not self.gated:  # a burst drops a share of what it brings; a web flow far less
+        if self.strict:  # a burst drops a share of what it brings; a web flow far less
             idle_q &= est.drop_delta >= p["burst_frac"] * (est.drop_delta + est.tx_delta)
         d_idle = self._per_class(est.drop_delta, other & idle_q)
         burst_drops = (d_now > 0) & (d_idle >= p["idle_share"] * d_now) & self.per_queue
@@ -286,7 +293,7 @@ class Auto:
         q_own = self._per_class(est.watermark, self.managed)
         need_up = burst_alpha(S, B - np.maximum(q_all - q_own, 0.0), p["margin"])
         ready = lossy & (t - self.last_raise >= self.step_gap)
-        if not self.gated and est.free < p["room"] * B:
+        if self.strict and est.free < p["room"] * B:
             # Above `gate` the raise reaches the whole class, and with the pool full at its
             # peak no alpha admits more: the class is crowded out (often by a raised class
             # holding the buffer), not short of alpha. A raise would only let it crowd back.
