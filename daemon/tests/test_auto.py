@@ -270,10 +270,14 @@ def test_a_raise_reaches_only_the_idle_queues_of_a_burst_class() -> None:
     # the per-queue tests are off.
     topo = make_topology(1, 1)
     s100 = _auto(topo, [("a", [0], 0.5, None)], interval=0.1)[2]
-    assert s100.per_queue and not s100.gated
+    assert s100.per_queue and not s100.gated and s100.strict  # v8's tests: 100 ms only
+    assert s100.long_tau == pytest.approx(0.25)  # long flows: 2.5 intervals of busy
     assert _auto(topo, [("a", [0], 0.5, None)], interval=0.1, gate=0.1)[2].gated
     s1 = _auto(topo, [("a", [0], 0.5, None)], interval=1.0, gate=1.0)[2]
-    assert not s1.per_queue and not s1.gated
+    assert not s1.per_queue and not s1.gated and not s1.strict
+    assert s1.long_tau == 0.02  # at 1 s as in v7
+    s10 = _auto(topo, [("a", [0], 0.5, None)], interval=0.01)[2]
+    assert s10.gated and not s10.strict and s10.long_tau == 0.02
 
 
 def _drops_on_a_quiet_queue(drop_share: float, pool: float | None = None,
