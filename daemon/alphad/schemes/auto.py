@@ -102,7 +102,7 @@ DEFAULTS: dict[str, float] = {
     "hold": 0.5,  # s without loss before a raised class comes down
     "step_gap": 0.01,  # s between two raises (or donor cuts)
     "long_tau": 0.02,  # s a queue must stay busy to count as a long-flow queue
-    "long_intervals": 2.5,  # ... and, above `gate`, at least this many intervals
+    "long_intervals": 2.5,  # ... and (gate < interval <= share_interval) this many intervals
     "busy_share": 0.5,  # fraction of its round-robin share a busy queue drains
     "loss_tau": 0.1,  # s, time constant of the loss fractions
     "loss_min": 0.001,  # loss fraction from which a class may be raised
@@ -112,7 +112,7 @@ DEFAULTS: dict[str, float] = {
     "idle_share": 0.8,  # ... or the share of its drops that were on queues idle on their own
     "idle_util_q": 0.2,  # ... (mean tx/speed of the queue)
     "share_interval": 0.1,  # s, longest interval at which the per-queue tests are used
-    "burst_frac": 0.05,  # ... above `gate`, the share of its bytes an idle queue must drop
+    "burst_frac": 0.05,  # ... (above gate) the share of its bytes an idle queue must drop
     "room": 0.05,  # ... and a raise needs this share of the buffer free at the pool's peak
     "gate": 0.01,  # s, longest interval at which a raise reaches only the idle queues
     "release": 0.05,  # s a raised class may go without bursting before it drops to alpha_p
