@@ -1,6 +1,7 @@
 """Tables, target checks and plots of bench/results/strategies.json.
 
     python bench/strategies/report.py            # prints markdown, writes PNGs
+    python bench/strategies/report.py --with bench/results/strategies-seeds456.json
 
 Across seeds a configuration is summarised by its mean and its range (min..max).
 "Worse than X beyond the spread across seeds" means: its best seed is worse than X's
@@ -168,8 +169,38 @@ def plots(res: dict[str, Any]) -> list[Path]:
     return out
 
 
+def merged(res: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    """The variants of ``extra`` (a run.py output on other seeds, same dt-static), each
+    configuration's rows appended to those of ``res``: more seeds per point."""
+    out: dict[str, Any] = {}
+    for sc, variants in extra.items():
+        if sc == "meta":
+            continue
+        for v, d in variants.items():
+            base = res[sc][v]
+            if list(base["dt_static"]) != list(d["dt_static"]):
+                raise SystemExit(f"({sc}) {v}: dt-static differs: {base['dt_static']} "
+                                 f"vs {d['dt_static']}")
+            cfgs = {k: base["configs"][k] + rows for k, rows in d["configs"].items()
+                    if k in base["configs"]}
+            out.setdefault(sc, {})[v] = {**base, "configs": cfgs}
+    return out
+
+
 def main() -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--with", dest="extra", type=Path, default=None,
+                    help="a run.py output on more seeds: report its variants over all the "
+                         "seeds (no plots)")
+    a = ap.parse_args()
     res = json.loads((RES / "strategies.json").read_text())
+    if a.extra is not None:
+        extra = json.loads(a.extra.read_text())
+        res = merged(res, extra)
+        print(f"seeds {json.loads((RES / 'strategies.json').read_text())['meta']['seeds']} "
+              f"+ {extra['meta']['seeds']}")
     for sc in ("b", "c", "a"):
         for v, d in res.get(sc, {}).items():
             print(f"\n### ({sc}) {v} — dt-static {tuple(d['dt_static'])}\n")
@@ -177,8 +208,9 @@ def main() -> int:
     print("\n### Targets\n")
     for line in checks(res):
         print(f"- {line}")
-    for p in plots(res):
-        print(f"\nwrote {p.relative_to(REPO)}")
+    if a.extra is None:
+        for p in plots(res):
+            print(f"\nwrote {p.relative_to(REPO)}")
     return 0
 
 
