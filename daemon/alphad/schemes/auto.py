@@ -39,11 +39,12 @@ traffic moves.
   the raised alpha for a whole interval: there the class is raised, and
   released when it turns busy.) There, between ``gate`` and
   ``share_interval``, where a raise reaches the whole class, the per-class
-  test counts every queue of the class, long-flow ones too, and the per-queue
-  test counts only queues that dropped at least ``burst_frac`` of their bytes
-  in the interval: an incast burst arriving far above line rate drops a share
-  of what it brings (10-25% in (b) under DT), a web-search flow on a quiet
-  queue far less (0.3-3%).
+  test counts every queue of the class, long-flow ones too, and a queue is
+  idle on its own below ``burst_util`` (not ``idle_util_q``): in (b) under DT
+  the incast queues that drop average 4-7% of line rate over the last 100 ms,
+  the web-search queues that drop 15-54%. (``burst_frac`` > 0 also asks the
+  queue to have dropped that share of its bytes: an incast drops 10-25% of
+  what it brings, a web flow 0.3-3%, but light incasts no more than web flows.)
 * **alike** — when three or more classes, more than ``alike`` of those
   carrying traffic, have dropped on idle queues within ``alike_window``, the
   bursts are everywhere (ABM §4.4's mix spread over all queues): nothing to
@@ -112,7 +113,8 @@ DEFAULTS: dict[str, float] = {
     "idle_share": 0.8,  # ... or the share of its drops that were on queues idle on their own
     "idle_util_q": 0.2,  # ... (mean tx/speed of the queue)
     "share_interval": 0.1,  # s, longest interval at which the per-queue tests are used
-    "burst_frac": 0.05,  # ... (above gate) the share of its bytes an idle queue must drop
+    "burst_util": 0.1,  # ... (above gate) the mean tx/speed of a queue idle on its own
+    "burst_frac": 0.0,  # ... (above gate) the share of its bytes it must drop (0: any)
     "room": 0.05,  # ... and a raise needs this share of the buffer free at the pool's peak
     "gate": 0.01,  # s, longest interval at which a raise reaches only the idle queues
     "release": 0.05,  # s a raised class may go without bursting before it drops to alpha_p
@@ -265,9 +267,11 @@ class Auto:
         # most of its drops in this interval were on queues idle on their own: a class
         # that also carries a few long-lived flows still bursts on its idle queues.
         d_now = self._per_class(est.drop_delta, other)
-        idle_q = self.U <= p["idle_util_q"]
-        if self.strict:  # a burst drops a share of what it brings; a web flow far less
-            idle_q &= est.drop_delta >= p["burst_frac"] * (est.drop_delta + est.tx_delta)
+        if self.strict:  # a queue carrying web flows is busier than one between bursts
+            idle_q = (self.U <= p["burst_util"]) & (
+                est.drop_delta >= p["burst_frac"] * (est.drop_delta + est.tx_delta))
+        else:
+            idle_q = self.U <= p["idle_util_q"]
         d_idle = self._per_class(est.drop_delta, other & idle_q)
         burst_drops = (d_now > 0) & (d_idle >= p["idle_share"] * d_now) & self.per_queue
         bursty = idle | burst_drops
