@@ -10,6 +10,7 @@ worst seed (the ranges do not overlap).
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import sys
@@ -188,8 +189,6 @@ def merged(res: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
 
 
 def main() -> int:
-    import argparse
-
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--with", dest="extra", type=Path, default=None,
                     help="a run.py output on more seeds: report its variants over all the "
@@ -198,9 +197,8 @@ def main() -> int:
     res = json.loads((RES / "strategies.json").read_text())
     if a.extra is not None:
         extra = json.loads(a.extra.read_text())
+        print(f"seeds {res['meta']['seeds']} + {extra['meta']['seeds']}")
         res = merged(res, extra)
-        print(f"seeds {json.loads((RES / 'strategies.json').read_text())['meta']['seeds']} "
-              f"+ {extra['meta']['seeds']}")
     for sc in ("b", "c", "a"):
         for v, d in res.get(sc, {}).items():
             print(f"\n### ({sc}) {v} — dt-static {tuple(d['dt_static'])}\n")

@@ -296,12 +296,11 @@ class Auto:
         q_all = min(float(est.watermark[self.managed].sum()), B - est.free)
         q_own = self._per_class(est.watermark, self.managed)
         need_up = burst_alpha(S, B - np.maximum(q_all - q_own, 0.0), p["margin"])
-        ready = lossy & (t - self.last_raise >= self.step_gap)
-        if self.strict and est.free < p["room"] * B:
-            # Above `gate` the raise reaches the whole class, and with the pool full at its
-            # peak no alpha admits more: the class is crowded out (often by a raised class
-            # holding the buffer), not short of alpha. A raise would only let it crowd back.
-            ready = np.zeros_like(ready)
+        # Where a raise reaches the whole class (strict), it needs room: with the pool full
+        # at its peak no alpha admits more; the class is crowded out (often by a raised
+        # class holding the buffer), not short of alpha, and a raise would let it crowd back.
+        room = not self.strict or est.free >= p["room"] * B
+        ready = lossy & (t - self.last_raise >= self.step_gap) & room
         capped = lossy & (self.level >= self.max_level)
         up = ready & (self.level < self.max_level)
         with np.errstate(divide="ignore", invalid="ignore"):
