@@ -193,8 +193,11 @@ def main() -> int:
     ap.add_argument("--with", dest="extra", type=Path, default=None,
                     help="a run.py output on more seeds: report its variants over all the "
                          "seeds (no plots)")
+    ap.add_argument("--results", type=Path, default=RES / "strategies.json",
+                    help="a run.py output to report (default: the campaign's; plots "
+                         "only for that one)")
     a = ap.parse_args()
-    res = json.loads((RES / "strategies.json").read_text())
+    res = json.loads(a.results.read_text())
     if a.extra is not None:
         extra = json.loads(a.extra.read_text())
         print(f"seeds {res['meta']['seeds']} + {extra['meta']['seeds']}")
@@ -206,7 +209,7 @@ def main() -> int:
     print("\n### Targets\n")
     for line in checks(res):
         print(f"- {line}")
-    if a.extra is None:
+    if a.extra is None and a.results == RES / "strategies.json":
         for p in plots(res):
             print(f"\nwrote {p.relative_to(REPO)}")
     return 0

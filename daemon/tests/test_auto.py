@@ -280,6 +280,50 @@ def test_a_raise_reaches_only_the_idle_queues_of_a_burst_class() -> None:
     assert s10.gated and not s10.strict and s10.long_tau == 0.02
 
 
+def _flow_on_a_raised_queue(**params: float) -> tuple[int, int]:
+    """At a 1 ms interval class b bursts on port 0 every 5 ms (and drops) while its queue
+    on port 1 is idle, so both are raised; at 50 ms a flow at line rate starts on port
+    1's queue and stops at 100 ms. Returns the intervals it kept the raised alpha after
+    it started, and those it waited for it after it stopped."""
+    topo = make_topology(2, 2, speed=10e9, buffer_bytes=1e6)
+    cl, est, sch = _auto(topo, [("a", [0], 0.5, None), ("b", [1], 0.5, None)],
+                         interval=0.001, **params)
+    tx = np.zeros(4, dtype=np.uint64)
+    dr = np.zeros(4, dtype=np.uint64)
+    est.update(make_sample(topo, 0.0, alpha=cl.alpha_q(), tx=tx.copy(), drops=dr.copy()))
+    kept = waited = 0
+    for i in range(1, 160):
+        wm = np.zeros(4)
+        tx[0] += 1_000
+        if i % 5 == 0:
+            wm[1] = 300_000.0
+            tx[1] += 300_000
+            dr[1] += 50_000
+        if 50 <= i < 100:
+            tx[3] += int(10e9 / 8 * 0.001)
+            wm[3] = 20_000.0
+        out = sch(est.update(make_sample(topo, 0.001 * i, alpha=cl.alpha_q(), tx=tx.copy(),
+                                         drops=dr.copy(), wm=wm, pool_wm=wm.sum())))
+        if i == 49:
+            assert out[1] > 0.5 and out[3] == out[1]  # the idle queue of the class: raised
+        kept += int(50 <= i < 100 and out[3] > 0.5)
+        waited += int(i >= 100 and out[3] == 0.5)
+        if i >= 100 and out[3] > 0.5:
+            break
+    return kept, waited
+
+
+def test_gated_a_flow_loses_the_raise_within_ms() -> None:
+    """Gated (1 ms interval), a queue is idle on its own by its utilisation over gate_tau
+    (10 ms): a flow starting on a raised queue keeps the raise for ~2 ms, not the ~20 ms
+    that loss_tau (100 ms) gave it to fill the buffer at 16x alpha_p; and the queue is
+    raised again soon after the flow ends."""
+    kept, waited = _flow_on_a_raised_queue()
+    assert kept <= 3 and waited <= 25
+    slow_kept, slow_waited = _flow_on_a_raised_queue(gate_tau=0.1)
+    assert slow_kept >= 15 and slow_waited > 50
+
+
 def _drops_on_a_quiet_queue(drop_share: float, pool: float | None = None,
                             **params: float) -> np.ndarray:
     """At a 100 ms interval, class b's queue on port 0 drops drop_share of its bytes from

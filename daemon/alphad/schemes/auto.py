@@ -35,6 +35,12 @@ traffic moves.
   there the test stays per class.) At intervals up to ``gate`` a raise
   reaches only the class's queues that are idle on their own: a busy queue of
   a burst class keeps alpha_p, so nothing needs releasing when it turns busy.
+  There "idle on its own" (for the raise and the burst test) is the queue's
+  utilisation over ``gate_tau`` (10 ms, at least two intervals), not over
+  ``loss_tau``: a web flow that starts on a raised queue loses the raise within
+  ~2 ms instead of holding 16x alpha_p for ~20 ms, and a queue whose web flows
+  of an earlier phase have ended takes its class's raise within ~15 ms instead
+  of ~150 ms — the start of a phase, when the bursts move to that class.
   (At 100 ms a queue idle in the last interval can start a web flow that holds
   the raised alpha for a whole interval: there the class is raised, and
   released when it turns busy.) There, between ``gate`` and
@@ -117,6 +123,7 @@ DEFAULTS: dict[str, float] = {
     "burst_frac": 0.0,  # ... (above gate) the share of its bytes it must drop (0: any)
     "room": 0.05,  # ... and a raise needs this share of the buffer free at the pool's peak
     "gate": 0.01,  # s, longest interval at which a raise reaches only the idle queues
+    "gate_tau": 0.01,  # s (at least 2 intervals), time constant of the gate's utilisation
     "release": 0.05,  # s a raised class may go without bursting before it drops to alpha_p
     "min_bytes": 15000.0,  # bytes (sent + dropped) below which a loss fraction is unknown
     "margin": 1.25,  # headroom on the alpha that held a peak
@@ -180,6 +187,10 @@ class Auto:
         self.step_gap = max(self.p["step_gap"], 0.999 * ctx.interval)
         self.alike_window = max(self.p["alike_window"], 3 * ctx.interval)
         self.release = max(self.p["release"], 2.5 * ctx.interval)
+        # Gated, a queue's own utilisation is judged over gate_tau, not loss_tau: a web
+        # flow starting on a raised idle queue loses the raise within a few ms (at
+        # loss_tau it held 16x alpha_p for 20 ms), a queue whose flows ended is idle again.
+        self.gate_tau = max(self.p["gate_tau"], 2 * ctx.interval)
         self.per_queue = ctx.interval <= self.p["share_interval"]
         self.gated = self.per_queue and ctx.interval <= self.p["gate"]
         # Per-queue tests, but a raise reaches the whole class (gate < interval <=
@@ -208,6 +219,7 @@ class Auto:
         n = len(self.alpha_q)
         self.last_idle = np.full(n, np.nan)  # last time each queue was seen not busy
         self.U = np.zeros(n)  # mean utilisation of each queue over ~loss_tau
+        self.U_gate = np.zeros(n)  # ... over ~gate_tau: "idle on its own" where gated
         self.util_max = SlidingMax(self.P, max(self.p["idle_window"], 1.5 * self.interval))
         self.D = np.zeros(self.P)  # decayed dropped bytes per class (non-persistent queues)
         self.X = np.zeros(self.P)  # decayed sent bytes per class
@@ -257,6 +269,8 @@ class Auto:
         L = loss_fraction(self.D, self.X, p["min_bytes"])
         L_rest = loss_fraction(self.D.sum() - self.D, self.X.sum() - self.X, p["min_bytes"])
         self.U = self.U * decay + np.minimum(est.rate, 1.0) * (1.0 - decay)
+        g = math.exp(-dt / self.gate_tau)
+        self.U_gate = self.U_gate * g + np.minimum(est.rate, 1.0) * (1.0 - g)
         u_now = self._per_class_max(self.U, other)
         # Above `gate` a raise reaches the whole class: a class is idle only if none of its
         # queues, long-flow ones included, was busy (a web-search class whose busy queues
@@ -271,7 +285,7 @@ class Auto:
             idle_q = (self.U <= p["burst_util"]) & (
                 est.drop_delta >= p["burst_frac"] * (est.drop_delta + est.tx_delta))
         else:
-            idle_q = self.U <= p["idle_util_q"]
+            idle_q = self.U_gate <= p["idle_util_q"]
         d_idle = self._per_class(est.drop_delta, other & idle_q)
         burst_drops = (d_now > 0) & (d_idle >= p["idle_share"] * d_now) & self.per_queue
         bursty = idle | burst_drops
@@ -311,7 +325,7 @@ class Auto:
         # Where the interval resolves it, a raise reaches only the queues of the class
         # that are idle on their own: a long-lived flow lingering in a burst class would
         # take the raised alpha as buffer and starve the short flows of other classes.
-        raised_q = other & (self.U <= p["idle_util_q"]) if self.gated else other
+        raised_q = other & (self.U_gate <= p["idle_util_q"]) if self.gated else other
 
         # The alpha that held the class's biggest peak over the last hold seconds.
         use = self.use_max.push(t, self._per_class_max(held_alpha(est.watermark, est.free),
