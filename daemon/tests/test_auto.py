@@ -370,7 +370,8 @@ def test_at_100ms_only_drops_of_a_burst_raise_a_class() -> None:
     assert _drops_on_a_quiet_queue(0.3, pool=970_000.0, room=0.0)[1] > 0.5
 
 
-@pytest.mark.parametrize("params", [{"nope": 1}, {"hold": -1}, {"hold": "x"}, {"hold": 0}])
+@pytest.mark.parametrize("params", [{"nope": 1}, {"hold": -1}, {"hold": "x"}, {"hold": 0},
+                                    {"gate_tau": 0}])
 def test_bad_parameters(params: dict) -> None:
     topo = make_topology(1, 1)
     with pytest.raises(ValueError, match="scheme auto"):

@@ -364,5 +364,6 @@ class Auto:
 
 @register("auto")
 def make(ctx: SchemeContext, params: Mapping[str, Any]) -> Auto:
-    positive = ("hold", "long_tau", "loss_tau", "margin", "alpha_cap", "idle_util", "release")
+    positive = ("hold", "long_tau", "loss_tau", "margin", "alpha_cap", "idle_util", "release",
+                "gate_tau")
     return Auto(ctx, numeric_params("auto", params, DEFAULTS, positive=positive))
