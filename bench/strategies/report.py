@@ -209,7 +209,7 @@ def main() -> int:
     print("\n### Targets\n")
     for line in checks(res):
         print(f"- {line}")
-    if a.extra is None and a.results == RES / "strategies.json":
+    if a.extra is None and a.results.resolve() == (RES / "strategies.json").resolve():
         for p in plots(res):
             print(f"\nwrote {p.relative_to(REPO)}")
     return 0

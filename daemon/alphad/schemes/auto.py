@@ -268,9 +268,10 @@ class Auto:
         self.X = self.X * decay + self._per_class(est.tx_delta, other)
         L = loss_fraction(self.D, self.X, p["min_bytes"])
         L_rest = loss_fraction(self.D.sum() - self.D, self.X.sum() - self.X, p["min_bytes"])
-        self.U = self.U * decay + np.minimum(est.rate, 1.0) * (1.0 - decay)
+        rate = np.minimum(est.rate, 1.0)
+        self.U = self.U * decay + rate * (1.0 - decay)
         g = math.exp(-dt / self.gate_tau)
-        self.U_gate = self.U_gate * g + np.minimum(est.rate, 1.0) * (1.0 - g)
+        self.U_gate = self.U_gate * g + rate * (1.0 - g)
         u_now = self._per_class_max(self.U, other)
         # Above `gate` a raise reaches the whole class: a class is idle only if none of its
         # queues, long-flow ones included, was busy (a web-search class whose busy queues
