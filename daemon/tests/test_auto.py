@@ -212,15 +212,57 @@ def _bursts_everywhere(n_classes: int, rounds: int, **params: float) -> list[lis
     return out
 
 
-def test_no_raise_when_bursts_are_everywhere() -> None:
+def test_no_class_above_the_others_when_bursts_are_everywhere() -> None:
     """ABM §4.4's mix over 8 classes: each class in turn drops on an idle queue and, in
-    its interval, loses more than the rest; raising one would only move the loss."""
+    its interval, loses more than the rest; raising one would only move the loss. What
+    is left is the common alpha: every queue goes up together while the switch loses."""
     out = _bursts_everywhere(8, 16)
     assert out[0][0] > 0.5  # the first burst, before the others showed theirs, is raised
-    # Once more than half of the 8 active classes have burst (the 5th): plain DT, for good.
-    assert all(a == [0.5] * 8 for a in out[4:])
+    assert out[0][1:] == [0.5] * 7  # ... alone
+    # Once more than half of the 8 active classes have burst (the 5th): one alpha for all,
+    # above alpha_p (a 400 KB burst in a 1 MB buffer needs alpha > 0.67).
+    assert all(len(set(a)) == 1 for a in out[4:])
+    assert out[-1][0] >= 1.0
+    plain = _bursts_everywhere(8, 16, alike_raise=0.0)  # the common raise off: plain DT
+    assert all(a == [0.5] * 8 for a in plain[4:])
     unguarded = _bursts_everywhere(8, 16, alike=1.0)  # the guard off: they outbid
     assert sum(x > 0.5 for x in unguarded[-1]) >= 3
+    assert len(set(unguarded[-1])) > 1
+
+
+def _bursts_everywhere_then_calm(n: int, **params: float) -> list[list[float]]:
+    """Four classes burst in turn for 12 intervals of 10 ms, then nothing drops."""
+    topo = make_topology(1, n, buffer_bytes=1e6)
+    cl, est, sch = _auto(topo, [(f"c{i}", [i], 0.5, None) for i in range(n)], **params)
+    tx = np.zeros(n, dtype=np.uint64)
+    dr = np.zeros(n, dtype=np.uint64)
+    est.update(make_sample(topo, 0.0, alpha=cl.alpha_q(), tx=tx.copy(), drops=dr.copy()))
+    t, out = 0.0, []
+    for i in range(40):
+        t += 0.01
+        tx += 20_000
+        wm = np.zeros(n)
+        if i < 12:
+            dr[i % n] += 60_000
+            wm[i % n] = 400_000.0
+        e = est.update(make_sample(topo, t, alpha=cl.alpha_q(), tx=tx.copy(), drops=dr.copy(),
+                                   wm=wm, pool_wm=float(wm.sum())))
+        out.append(sch(e).tolist())
+    return out
+
+
+def test_common_alpha_comes_down_after_hold_and_when_the_bursts_end() -> None:
+    """The common raise follows the losses: after hold without one it comes down to what
+    the peaks needed (alpha_p once nothing peaks), while the bursts still count as
+    everywhere; and the bursts ending (none within alike_window) end it at once."""
+    n = 4
+    out = _bursts_everywhere_then_calm(n, hold=0.05, alike_window=0.2)
+    assert out[11][0] > 0.5 and len(set(out[11])) == 1  # raised together
+    assert out[14] == out[11]  # held: the last loss was at 0.12 s
+    assert out[20] == [0.5] * n  # 0.05 s without loss, no peak left: down (still alike)
+    held = _bursts_everywhere_then_calm(n, hold=10.0, alike_window=0.2)
+    assert held[25] == held[11] and held[11][0] > 0.5  # held: bursts within alike_window
+    assert held[-1] == [0.5] * n  # none since 0.12 s for > 0.2 s: back to alpha_p at once
 
 
 def test_protection_ends_after_hold() -> None:
