@@ -265,6 +265,32 @@ def test_common_alpha_comes_down_after_hold_and_when_the_bursts_end() -> None:
     assert held[-1] == [0.5] * n  # none since 0.12 s for > 0.2 s: back to alpha_p at once
 
 
+def test_common_alpha_is_forgotten_on_stale_telemetry() -> None:
+    """A gap in the telemetry resets the common raise too: the operator's alphas, and the
+    bursts must show themselves everywhere again before every class goes up."""
+    n = 4
+    topo = make_topology(1, n, buffer_bytes=1e6)
+    cl, est, sch = _auto(topo, [(f"c{i}", [i], 0.5, None) for i in range(n)])
+    tx = np.zeros(n, dtype=np.uint64)
+    dr = np.zeros(n, dtype=np.uint64)
+    est.update(make_sample(topo, 0.0, alpha=cl.alpha_q(), tx=tx.copy(), drops=dr.copy()))
+
+    def step(t: float, i: int) -> list[float]:
+        tx[:] += 20_000
+        dr[i % n] += 60_000
+        wm = np.zeros(n)
+        wm[i % n] = 400_000.0
+        e = est.update(make_sample(topo, t, alpha=cl.alpha_q(), tx=tx.copy(),
+                                   drops=dr.copy(), wm=wm, pool_wm=400_000))
+        return sch(e).tolist()
+
+    out = [step(0.01 * (i + 1), i) for i in range(12)]
+    assert out[-1][0] > 0.5 and len(set(out[-1])) == 1  # raised together
+    assert step(0.2, 12) == [0.5] * n  # an 80 ms gap at a 10 ms interval: stale
+    again = step(0.21, 13)  # the class that bursts first is raised alone again
+    assert again[1] > 0.5 and again[0] == again[2] == again[3] == 0.5
+
+
 def test_protection_ends_after_hold() -> None:
     topo = make_topology(1, 2, buffer_bytes=1e6)
     cl, est, sch = _auto(topo, [("a", [0], 0.5, None), ("b", [1], 0.5, None)], hold=0.05)
