@@ -16,7 +16,6 @@ from pathlib import Path
 
 import numpy as np
 from alphad_ns3.scenario import RunSpec
-from alphad_ns3.sweep import execute
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import run as bench
@@ -32,19 +31,16 @@ def main() -> int:
     a = ap.parse_args()
     alphas = [float(x) for x in a.alphas.split(",")]
     seeds = [int(x) for x in a.seeds.split(",")]
-    cache = bench.REPO / "build" / "strategies-cache" / f"sim-{bench.sim_hash()}"
     specs = {(x, s): RunSpec(scenario=bench.scen_a(s, 4.0), scheme="dt", alphas=(x,))
              for x in [0.5, *alphas] for s in seeds}
-    res = execute(list(specs.values()), cache, workers=a.workers, timeout=7200)
-    bad = [k for k, v in res.items() if "error" in v]
-    if bad:
-        raise SystemExit(f"{len(bad)} runs failed, e.g. {res[bad[0]]['error'][:500]}")
+    paths = bench.Runner(bench.REPO / "build" / "strategies-cache", a.workers)(
+        list(specs.values()))
     print("| alpha | " + " | ".join(COLS) + " |")
     print("|---" * (len(COLS) + 1) + "|")
     for x in alphas:
         rows = []
         for s in seeds:
-            out, dt = cache / specs[(x, s)].key(), cache / specs[(0.5, s)].key()
+            out, dt = paths[specs[(x, s)].key()], paths[specs[(0.5, s)].key()]
             m = bench.windowed(out, 0.0)
             m["long_tput_vs_dt"] = bench.long_vs_dt(out, dt, 0.0)
             rows.append(m)

@@ -347,7 +347,8 @@ def main() -> int:
         ivs = [RTT_US * 1e-6, 0.1, 1.0]
         cfgs = [(f"auto@{iv * 1e3:g}ms", "alphad", iv, ()) for iv in ivs]
         results["a"] = results.get("a", {}) | evaluate(
-            run, "a", {"load0.4-req0.75": ()}, seeds, 101, [(x,) for x in pow2([-2, -1, 0, 1, 2, 3])],
+            run, "a", {"load0.4-req0.75": ()}, seeds, 101,
+            [(x,) for x in pow2([-2, -1, 0, 1, 2, 3])],
             (0.5,), lambda seed, tuning: scen_a(seed, 2.0 if tuning else 4.0), cfgs,
             t_from=0.0, t_tune=0.0)
     if a.baselines_only:
