@@ -1,6 +1,7 @@
 """What any per-class static alpha can do in scenario (c), phase by phase.
 
     python bench/strategies/bound.py      # after run.py --only c (uses its cached runs)
+    python bench/strategies/bound.py --seeds 1,2,3   # the grid on the result seeds (30 runs)
 
 For every point of (c)'s dt-static grid, run on the tuning seed, the share of queries of
 each 2 s phase that waited for a timeout (QCT >= the 10 ms minimum RTO). The *phase
@@ -10,10 +11,21 @@ query p99 and timeout share over the whole run. If even the oracle's p99 is the 
 no per-class alpha that adapts phase by phase can move (c)'s p99 off it: the queries
 it loses are lost within a phase, to first-RTT drops that only a per-packet scheme
 (ABM's first-RTT priority) avoids.
+
+The *lagged oracle* is the oracle of a controller that learns each phase from
+telemetry: it switches to the phase's best setting `lag` seconds after the phase
+starts and keeps the previous phase's (phase 0: the operator's 0.5) until then; a
+query takes its completion time from the run of the setting in force when it started
+(the same seed sends the same queries under every setting). A controller fed telemetry
+every 100 ms learns a new phase no sooner than one interval in. *generous* gives every
+lag window one setting instead, the grid point best over all of them in hindsight (a
+controller that knows when a phase changes, not to what, and holds a compromise). The splice ignores
+the buffer each setting leaves at the switch, so it is a guide, not a bound to the ms.
 """
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import sys
 from pathlib import Path
@@ -38,32 +50,72 @@ def qcts(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             (q["start_ns"] % phase_ns) / 1e9)
 
 
+LAGS = (0.0, 0.008, 0.05, 0.1, 0.2, 0.5, 1.0)
+
+
 def main() -> int:
-    cache = bench.REPO / "build" / "strategies-cache" / f"sim-{bench.sim_hash()}"
-    sc = bench.scen_c(101, 8.0)
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seeds", default=str(bench.TUNE_SEED),
+                    help="seeds of the grid (default: the tuning seed; others run the grid)")
+    ap.add_argument("--workers", type=int, default=None)
+    args = ap.parse_args()
+    seeds = [int(x) for x in args.seeds.split(",")]
+    root = bench.REPO / "build" / "strategies-cache"
     grid = [(0.5, 0.5)] + list(itertools.product(bench.pow2([-2, 0, 2]), repeat=2))
-    runs = {}
-    for a in grid:
-        p = cache / RunSpec(scenario=sc, scheme="dt", alphas=a).key()
-        if not (p / "summary.json").exists():
-            print(f"missing {a}: run `python bench/strategies/run.py --only c` first")
+    specs = {(a, s): RunSpec(scenario=bench.scen_c(s, 8.0), scheme="dt", alphas=a)
+             for s in seeds for a in grid}
+    if seeds == [bench.TUNE_SEED]:
+        cache = root / f"sim-{bench.sim_hash()}"
+        paths = {k: cache / sp.key() for k, sp in specs.items()}
+        if not all((p / "summary.json").exists() for p in paths.values()):
+            print("missing runs: run `python bench/strategies/run.py --only c` first")
             return 1
-        runs[a] = qcts(p)[:2]
+    else:
+        got = bench.Runner(root, args.workers)(list(specs.values()))
+        paths = {k: got[sp.key()] for k, sp in specs.items()}
+    runs = {a: [qcts(paths[(a, s)]) for s in seeds] for a in grid}
     head = "| alphas | " + " | ".join(f"phase {k}" for k in range(PHASES)) + " | p99 (ms) |"
+    print(f"seeds {args.seeds}: queries timed out per phase\n")
     print(head + "\n|" + "---|" * (PHASES + 2))
     best: list[tuple[float, tuple[float, float]]] = [(np.inf, grid[0])] * PHASES
-    for a, (qct, ph) in runs.items():
+    for a, rs in runs.items():
+        qct, ph = np.concatenate([r[0] for r in rs]), np.concatenate([r[1] for r in rs])
         fr = [float(np.mean(qct[ph == k] >= bench.MIN_RTO_MS)) for k in range(PHASES)]
         best = [min(b, (f, a)) for b, f in zip(best, fr, strict=True)]
         print(f"| {a} | " + " | ".join(f"{f:.3f}" for f in fr)
-              + f" | {percentile(qct, 99):.1f} |")
-    parts = [runs[a][0][runs[a][1] == k] for k, (_, a) in enumerate(best)]
-    oracle = np.concatenate(parts)
-    print(f"\nphase oracle: {[a for _, a in best]} -> query p99 "
-          f"{percentile(oracle, 99):.1f} ms, {np.mean(oracle >= bench.MIN_RTO_MS):.2%} of "
-          f"queries timed out ({len(oracle)} queries)")
-    per_phase(cache)
+              + f" | {np.mean([percentile(r[0], 99) for r in rs]):.1f} |")
+    pick = [a for _, a in best]
+    print(f"\nphase oracle {pick}, switching `lag` s after each phase starts "
+          "(mean over the seeds):\n")
+    print("| lag (s) | query p99 (ms) | timed out | twice | generous: p99 | timed out |")
+    print("|---|---|---|---|---|---|")
+    for lag in LAGS:
+        lagged = [lagged_oracle(runs, i, pick, lag, False) for i in range(len(seeds))]
+        gen = [lagged_oracle(runs, i, pick, lag, True) for i in range(len(seeds))]
+        print(f"| {lag:g} | {np.mean([percentile(o, 99) for o in lagged]):.1f} | "
+              f"{np.mean([np.mean(o >= bench.MIN_RTO_MS) for o in lagged]):.2%} | "
+              f"{np.mean([np.mean(o >= 25.0) for o in lagged]):.2%} | "
+              f"{np.mean([percentile(o, 99) for o in gen]):.1f} | "
+              f"{np.mean([np.mean(o >= bench.MIN_RTO_MS) for o in gen]):.2%} |")
+    if seeds == [bench.TUNE_SEED]:
+        per_phase(root / f"sim-{bench.sim_hash()}")
     return 0
+
+
+def lagged_oracle(runs: dict[tuple[float, float], list[tuple[np.ndarray, ...]]], i: int,
+                  pick: list[tuple[float, float]], lag: float, generous: bool) -> np.ndarray:
+    """QCTs (ms) of seed i's queries when each phase's setting comes in `lag` s late."""
+    qct, ph, into = runs[pick[0]][i]
+    out = np.empty_like(qct)
+    early = into < lag
+    hold = min(runs, key=lambda a: np.mean(runs[a][i][0][early] >= bench.MIN_RTO_MS)
+               if early.any() else 0.0)  # the best compromise over every lag window
+    for k in range(PHASES):
+        m, mk = ph == k, (ph == k) & early
+        out[m] = runs[pick[k]][i][0][m]
+        prev = hold if generous else pick[k - 1] if k else (0.5, 0.5)
+        out[mk] = runs[prev][i][0][mk]
+    return out
 
 
 def per_phase(sim_cache: Path, seeds: tuple[int, ...] = (1, 2, 3)) -> None:

@@ -1,0 +1,50 @@
+"""The lagged phase oracle of bench/strategies/bound.py on hand-written query times."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "strategies"))
+import bound
+
+# One seed, two queries per phase (0.05 s and 0.5 s into it), four phases.
+PH = np.repeat(np.arange(bound.PHASES), 2)
+INTO = np.tile([0.05, 0.5], bound.PHASES)
+A, B, DT = (4.0, 0.25), (0.25, 4.0), (0.5, 0.5)
+
+
+def _runs() -> dict[tuple[float, float], list[tuple[np.ndarray, ...]]]:
+    """QCT (ms) = a code per (setting, query): 1.x under A, 2.x under B, 3.x under DT;
+    (1, 1) times out on every query but the early ones, where it is the only one that
+    does not (a compromise that is best while a phase is new)."""
+    qct = {A: 1.0 + np.arange(8) / 10, B: 2.0 + np.arange(8) / 10,
+           DT: 3.0 + np.arange(8) / 10}
+    qct[(1.0, 1.0)] = np.where(INTO < 0.1, 5.0, 30.0)
+    for a in (A, B, DT):
+        qct[a] = np.where(INTO < 0.1, 30.0, qct[a])  # everyone else loses the new phase
+    return {a: [(q, PH, INTO)] for a, q in qct.items()}
+
+
+def test_no_lag_is_the_oracle_and_a_lag_keeps_the_previous_setting() -> None:
+    runs, pick = _runs(), [A, B, A, B]
+    now = bound.lagged_oracle(runs, 0, pick, 0.0, generous=False)
+    expect = np.where(PH % 2 == 0, runs[A][0][0], runs[B][0][0])
+    assert np.array_equal(now, expect)
+    late = bound.lagged_oracle(runs, 0, pick, 0.1, generous=False)
+    early = INTO < 0.1
+    assert np.array_equal(late[~early], expect[~early])  # after the lag: the phase's pick
+    prev = [DT, A, B, A]  # before it: the previous phase's (phase 0: the operator's)
+    assert [late[early][k] for k in range(bound.PHASES)] == [
+        runs[prev[k]][0][0][early][k] for k in range(bound.PHASES)]
+
+
+def test_generous_holds_the_best_compromise_through_every_lag() -> None:
+    runs, pick = _runs(), [A, B, A, B]
+    gen = bound.lagged_oracle(runs, 0, pick, 0.1, generous=True)
+    assert np.all(gen[INTO < 0.1] == 5.0)  # (1, 1): no timeout while a phase is new
+    plain = bound.lagged_oracle(runs, 0, pick, 0.1, generous=False)
+    assert np.all(plain[INTO < 0.1] == 30.0)
+    assert np.array_equal(gen[INTO >= 0.1], plain[INTO >= 0.1])
