@@ -19,8 +19,9 @@ query takes its completion time from the run of the setting in force when it sta
 (the same seed sends the same queries under every setting). A controller fed telemetry
 every 100 ms learns a new phase no sooner than one interval in. *generous* gives every
 lag window one setting instead, the grid point best over all of them in hindsight (a
-controller that knows when a phase changes, not to what, and holds a compromise). The splice ignores
-the buffer each setting leaves at the switch, so it is a guide, not a bound to the ms.
+controller that knows when a phase changes, not to what, and holds a compromise). With
+--seeds the picks are the best on those seeds. The splice ignores the buffer each
+setting leaves at the switch, so it is a guide, not a bound to the millisecond.
 """
 
 from __future__ import annotations
