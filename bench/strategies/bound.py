@@ -90,9 +90,12 @@ def main() -> int:
           "(mean over the seeds):\n")
     print("| lag (s) | query p99 (ms) | timed out | twice | generous: p99 | timed out |")
     print("|---|---|---|---|---|---|")
+    rows = []
     for lag in LAGS:
         lagged = [lagged_oracle(runs, i, pick, lag, False) for i in range(len(seeds))]
         gen = [lagged_oracle(runs, i, pick, lag, True) for i in range(len(seeds))]
+        rows.append((lag, np.mean([percentile(o, 99) for o in lagged]),
+                     np.mean([percentile(o, 99) for o in gen])))
         print(f"| {lag:g} | {np.mean([percentile(o, 99) for o in lagged]):.1f} | "
               f"{np.mean([np.mean(o >= bench.MIN_RTO_MS) for o in lagged]):.2%} | "
               f"{np.mean([np.mean(o >= 25.0) for o in lagged]):.2%} | "
@@ -100,7 +103,47 @@ def main() -> int:
               f"{np.mean([np.mean(o >= bench.MIN_RTO_MS) for o in gen]):.2%} |")
     if seeds == [bench.TUNE_SEED]:
         per_phase(root / f"sim-{bench.sim_hash()}")
+    else:
+        static = float(np.mean([percentile(r[0], 99) for r in runs[(1.0, 1.0)]]))
+        plot_lag(rows, static, seeds)
     return 0
+
+
+def plot_lag(rows: list[tuple[float, float, float]], static: float, seeds: list[int]) -> None:
+    """Query p99 against the oracle's lag, with `auto`'s campaign rows at their
+    intervals: bench/results/strategies-lag.png."""
+    import json
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    x = np.arange(len(rows))
+    fig, ax = plt.subplots(figsize=(7, 3.4))
+    ax.plot(x, [r[1] for r in rows], "o-", label="oracle, previous phase's setting until the lag")
+    ax.plot(x, [r[2] for r in rows], "s--", label="oracle, one compromise until the lag")
+    ax.axhline(static, color="#777", lw=1, label=f"dt-static (1, 1): {static:.1f} ms")
+    ax.axhline(0.7 * static, color="tab:red", lw=1, ls=":", label="target: 30% below it")
+    res = bench.REPO / "bench" / "results" / "strategies.json"
+    if res.exists():
+        cfg = json.loads(res.read_text())["c"]["x1"]["configs"]
+        for name, lag in (("auto@8ms", 0.008), ("auto@100ms", 0.1)):
+            if name in cfg and lag in LAGS:
+                y = np.mean([m["qct_ms_p99"] for m in cfg[name]])
+                ax.plot(LAGS.index(lag), y, "k*", ms=10)
+                ax.annotate(name, (LAGS.index(lag), y), textcoords="offset points",
+                            xytext=(6, -12), fontsize=7)
+    ax.set_xticks(x, [f"{r[0]:g}" for r in rows])
+    ax.set_xlabel("lag after each phase starts (s; not to scale)")
+    ax.set_ylabel("query p99 (ms)")
+    ax.set_title(f"(c): the phase oracle learning late, seeds {','.join(map(str, seeds))}",
+                 fontsize=9)
+    ax.legend(fontsize=7, loc="upper left")
+    fig.tight_layout()
+    out = bench.REPO / "bench" / "results" / "strategies-lag.png"
+    fig.savefig(out, dpi=110)
+    print(f"wrote {out}")
 
 
 def lagged_oracle(runs: dict[tuple[float, float], list[tuple[np.ndarray, ...]]], i: int,
