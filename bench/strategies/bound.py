@@ -2,6 +2,7 @@
 
     python bench/strategies/bound.py      # after run.py --only c (uses its cached runs)
     python bench/strategies/bound.py --seeds 1,2,3   # the grid on the result seeds (30 runs)
+                                                     # + bench/results/strategies-lag.png
 
 For every point of (c)'s dt-static grid, run on the tuning seed, the share of queries of
 each 2 s phase that waited for a timeout (QCT >= the 10 ms minimum RTO). The *phase
