@@ -190,26 +190,33 @@ def test_no_protection_without_disproportionate_loss() -> None:
         assert sch(e).tolist() == [0.5, 0.5]
 
 
-def _bursts_everywhere(n_classes: int, rounds: int, **params: float) -> list[list[float]]:
-    """Every class bursts in turn on an otherwise idle queue and loses more than the rest
-    in that interval (one port, one queue per class)."""
-    topo = make_topology(1, n_classes, buffer_bytes=1e6)
-    cl, est, sch = _auto(topo, [(f"c{i}", [i], 0.5, None) for i in range(n_classes)],
-                         **params)
-    tx = np.zeros(n_classes, dtype=np.uint64)
-    dr = np.zeros(n_classes, dtype=np.uint64)
+def _bursts_in_turn(n: int, schedule: list[tuple[float, int | None]],
+                    **params: float) -> list[list[float]]:
+    """One port, one queue per class: at each (t, c) of the schedule every queue sends
+    20 KB and class c (none if None) drops 60 KB on an otherwise idle queue that peaked
+    at 400 KB, losing more than the rest in that interval. The alphas at each step."""
+    topo = make_topology(1, n, buffer_bytes=1e6)
+    cl, est, sch = _auto(topo, [(f"c{i}", [i], 0.5, None) for i in range(n)], **params)
+    tx = np.zeros(n, dtype=np.uint64)
+    dr = np.zeros(n, dtype=np.uint64)
     est.update(make_sample(topo, 0.0, alpha=cl.alpha_q(), tx=tx.copy(), drops=dr.copy()))
     out = []
-    for i in range(rounds):
-        c = i % n_classes
+    for t, c in schedule:
         tx += 20_000
-        dr[c] += 60_000
-        wm = np.zeros(n_classes)
-        wm[c] = 400_000.0
-        e = est.update(make_sample(topo, 0.01 * (i + 1), alpha=cl.alpha_q(), tx=tx.copy(),
-                                   drops=dr.copy(), wm=wm, pool_wm=400_000))
+        wm = np.zeros(n)
+        if c is not None:
+            dr[c] += 60_000
+            wm[c] = 400_000.0
+        e = est.update(make_sample(topo, t, alpha=cl.alpha_q(), tx=tx.copy(), drops=dr.copy(),
+                                   wm=wm, pool_wm=float(wm.sum())))
         out.append(sch(e).tolist())
     return out
+
+
+def _bursts_everywhere(n_classes: int, rounds: int, **params: float) -> list[list[float]]:
+    """Every class bursts in turn, one every 10 ms."""
+    return _bursts_in_turn(n_classes, [(0.01 * (i + 1), i % n_classes) for i in range(rounds)],
+                           **params)
 
 
 def test_no_class_above_the_others_when_bursts_are_everywhere() -> None:
@@ -231,24 +238,9 @@ def test_no_class_above_the_others_when_bursts_are_everywhere() -> None:
 
 
 def _bursts_everywhere_then_calm(n: int, **params: float) -> list[list[float]]:
-    """Four classes burst in turn for 12 intervals of 10 ms, then nothing drops."""
-    topo = make_topology(1, n, buffer_bytes=1e6)
-    cl, est, sch = _auto(topo, [(f"c{i}", [i], 0.5, None) for i in range(n)], **params)
-    tx = np.zeros(n, dtype=np.uint64)
-    dr = np.zeros(n, dtype=np.uint64)
-    est.update(make_sample(topo, 0.0, alpha=cl.alpha_q(), tx=tx.copy(), drops=dr.copy()))
-    t, out = 0.0, []
-    for i in range(40):
-        t += 0.01
-        tx += 20_000
-        wm = np.zeros(n)
-        if i < 12:
-            dr[i % n] += 60_000
-            wm[i % n] = 400_000.0
-        e = est.update(make_sample(topo, t, alpha=cl.alpha_q(), tx=tx.copy(), drops=dr.copy(),
-                                   wm=wm, pool_wm=float(wm.sum())))
-        out.append(sch(e).tolist())
-    return out
+    """The classes burst in turn for 12 intervals of 10 ms, then nothing drops (0.4 s)."""
+    return _bursts_in_turn(n, [(0.01 * (i + 1), i % n if i < 12 else None) for i in range(40)],
+                           **params)
 
 
 def test_common_alpha_comes_down_after_hold_and_when_the_bursts_end() -> None:
@@ -269,25 +261,11 @@ def test_common_alpha_is_forgotten_on_stale_telemetry() -> None:
     """A gap in the telemetry resets the common raise too: the operator's alphas, and the
     bursts must show themselves everywhere again before every class goes up."""
     n = 4
-    topo = make_topology(1, n, buffer_bytes=1e6)
-    cl, est, sch = _auto(topo, [(f"c{i}", [i], 0.5, None) for i in range(n)])
-    tx = np.zeros(n, dtype=np.uint64)
-    dr = np.zeros(n, dtype=np.uint64)
-    est.update(make_sample(topo, 0.0, alpha=cl.alpha_q(), tx=tx.copy(), drops=dr.copy()))
-
-    def step(t: float, i: int) -> list[float]:
-        tx[:] += 20_000
-        dr[i % n] += 60_000
-        wm = np.zeros(n)
-        wm[i % n] = 400_000.0
-        e = est.update(make_sample(topo, t, alpha=cl.alpha_q(), tx=tx.copy(),
-                                   drops=dr.copy(), wm=wm, pool_wm=400_000))
-        return sch(e).tolist()
-
-    out = [step(0.01 * (i + 1), i) for i in range(12)]
-    assert out[-1][0] > 0.5 and len(set(out[-1])) == 1  # raised together
-    assert step(0.2, 12) == [0.5] * n  # an 80 ms gap at a 10 ms interval: stale
-    again = step(0.21, 13)  # the class that bursts first is raised alone again
+    before = [(0.01 * (i + 1), i % n) for i in range(12)]
+    out = _bursts_in_turn(n, [*before, (0.2, 12 % n), (0.21, 13 % n)])
+    assert out[11][0] > 0.5 and len(set(out[11])) == 1  # raised together
+    assert out[12] == [0.5] * n  # an 80 ms gap at a 10 ms interval: stale
+    again = out[13]  # the class that bursts first is raised alone again
     assert again[1] > 0.5 and again[0] == again[2] == again[3] == 0.5
 
 
