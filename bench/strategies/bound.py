@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import sys
 from pathlib import Path
 
@@ -119,8 +120,6 @@ def main() -> int:
 def plot_lag(rows: list[tuple[float, float, float]], static: float, seeds: list[int]) -> None:
     """Query p99 against the oracle's lag, with `auto`'s campaign rows at their
     intervals: bench/results/strategies-lag.png."""
-    import json
-
     import matplotlib
 
     matplotlib.use("Agg")
@@ -159,8 +158,9 @@ def lagged_oracle(runs: dict[tuple[float, float], list[tuple[np.ndarray, ...]]],
     qct, ph, into = runs[pick[0]][i]
     out = np.empty_like(qct)
     early = into < lag
-    hold = min(runs, key=lambda a: np.mean(runs[a][i][0][early] >= bench.MIN_RTO_MS)
-               if early.any() else 0.0)  # the best compromise over every lag window
+    if generous:  # the best compromise over every lag window
+        hold = min(runs, key=lambda a: np.mean(runs[a][i][0][early] >= bench.MIN_RTO_MS)
+                   if early.any() else 0.0)
     for k in range(PHASES):
         m, mk = ph == k, (ph == k) & early
         out[m] = runs[pick[k]][i][0][m]

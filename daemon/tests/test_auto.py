@@ -141,8 +141,8 @@ def test_lossy_burst_class_is_boosted_then_stale_telemetry_returns_operator_alph
     assert sch(e).tolist() == cl.alpha_q().tolist()
 
 
-@pytest.mark.parametrize("interval", [0.01, 1.0])
-def test_at_the_cap_only_long_flow_queues_give_way(interval: float) -> None:
+@pytest.mark.parametrize(("interval", "long_alpha"), [(0.01, 0.5 / 8), (1.0, 0.5)])
+def test_at_the_cap_only_long_flow_queues_give_way(interval: float, long_alpha: float) -> None:
     """Class b bursts and still drops at its cap: the long-flow queue of class a (busy at
     line rate, at its threshold, for longer than long_tau) halves per step_gap down to
     alpha_p / 2^max_cut; a's other queue keeps alpha_p; silence returns every alpha_p.
@@ -172,7 +172,7 @@ def test_at_the_cap_only_long_flow_queues_give_way(interval: float) -> None:
         out.append(sch(e))
     assert out[-1][1] == 2.0 and out[-1][3] == 2.0  # b at its cap
     # The long-flow queue gave way, max_cut = 3 halvings (not at 1 s: no donors there).
-    assert out[-1][0] == (0.5 / 8 if interval <= 0.1 else 0.5)
+    assert out[-1][0] == long_alpha
     assert out[-1][2] == 0.5  # a's short-flow queue did not
     e = est.update(make_sample(topo, t + 20 * interval, alpha=cl.alpha_q(), tx=tx, drops=dr))
     assert sch(e).tolist() == cl.alpha_q().tolist()  # stale: the operator's alphas

@@ -17,14 +17,13 @@ A, B, DT = (4.0, 0.25), (0.25, 4.0), (0.5, 0.5)
 
 
 def _runs() -> dict[tuple[float, float], list[tuple[np.ndarray, ...]]]:
-    """QCT (ms) = a code per (setting, query): 1.x under A, 2.x under B, 3.x under DT;
+    """QCT (ms) = a code per (setting, query): 1.x under A, 2.x under B, 3.x under DT,
+    and 31 / 32 / 33 on the early queries, which those settings lose to a timeout;
     (1, 1) times out on every query but the early ones, where it is the only one that
     does not (a compromise that is best while a phase is new)."""
-    qct = {A: 1.0 + np.arange(8) / 10, B: 2.0 + np.arange(8) / 10,
-           DT: 3.0 + np.arange(8) / 10}
-    qct[(1.0, 1.0)] = np.where(INTO < 0.1, 5.0, 30.0)
-    for a in (A, B, DT):
-        qct[a] = np.where(INTO < 0.1, 30.0, qct[a])  # everyone else loses the new phase
+    qct = {(1.0, 1.0): np.where(INTO < 0.1, 5.0, 30.0)}
+    for code, a in enumerate((A, B, DT), start=1):
+        qct[a] = np.where(INTO < 0.1, 30.0 + code, code + np.arange(8) / 10)
     return {a: [(q, PH, INTO)] for a, q in qct.items()}
 
 
@@ -46,5 +45,5 @@ def test_generous_holds_the_best_compromise_through_every_lag() -> None:
     gen = bound.lagged_oracle(runs, 0, pick, 0.1, generous=True)
     assert np.all(gen[INTO < 0.1] == 5.0)  # (1, 1): no timeout while a phase is new
     plain = bound.lagged_oracle(runs, 0, pick, 0.1, generous=False)
-    assert np.all(plain[INTO < 0.1] == 30.0)
+    assert np.all(plain[INTO < 0.1] > 30.0)
     assert np.array_equal(gen[INTO >= 0.1], plain[INTO >= 0.1])
