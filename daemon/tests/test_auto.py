@@ -413,7 +413,9 @@ def test_at_100ms_only_drops_of_a_burst_raise_a_class() -> None:
     under burst_util (10% of line rate) count as a burst, and only while the pool has
     room."""
     assert _drops_on_a_quiet_queue(0.3)[1] > 0.5  # the burst: raised
-    assert _drops_on_a_quiet_queue(0.01)[1] == 0.5  # the web flow at 15%: not
+    # the web flow at 15%: not, nor headroom, though it drops with two thirds of the
+    # buffer free (headroom only where gated, at 10 ms and less)
+    assert _drops_on_a_quiet_queue(0.01)[1] == 0.5
     assert _drops_on_a_quiet_queue(0.01, burst_util=0.2)[1] > 0.5  # (v7's 20%: raised)
     assert _drops_on_a_quiet_queue(0.01, burst_util=0.2, burst_frac=0.05)[1] == 0.5
     # With the pool full at its peak (3% free), no alpha admits more: no raise.
@@ -427,3 +429,44 @@ def test_bad_parameters(params: dict) -> None:
     topo = make_topology(1, 1)
     with pytest.raises(ValueError, match="scheme auto"):
         _auto(topo, [("a", [0], 0.5, None)], **params)
+
+
+def _busy_class(pools: list[float], **params: float) -> list[np.ndarray]:
+    """Class a's queue sends at line rate, for 0.3 s without a loss (a class known busy),
+    then losing 1% of its bytes every 10 ms with the pool at its peak at pools[i],
+    peaking under its threshold (web-search flows, not a long flow); class b sends a
+    trickle. The alphas per interval from the first loss on."""
+    topo = make_topology(1, 2, speed=10e9, buffer_bytes=1e6)
+    cl, est, sch = _auto(topo, [("a", [0], 0.5, None), ("b", [1], 0.5, None)], **params)
+    line = int(10e9 / 8 * 0.01)
+    tx = np.zeros(2, dtype=np.uint64)
+    dr = np.zeros(2, dtype=np.uint64)
+    est.update(make_sample(topo, 0.0, alpha=cl.alpha_q(), tx=tx.copy(), drops=dr.copy()))
+    out = []
+    for i, pool in enumerate([800_000.0] * 30 + pools):
+        tx += np.array([line, 1_000], dtype=np.uint64)
+        if i >= 30:
+            dr[0] += line // 100
+        wm = np.array([0.3 * (1e6 - pool), 1_000.0])
+        e = est.update(make_sample(topo, 0.01 * (i + 1), alpha=cl.alpha_q(), tx=tx.copy(),
+                                   drops=dr.copy(), wm=wm, pool_wm=pool))
+        out.append(sch(e))
+    assert out[29].tolist() == [0.5, 0.5]
+    return out[30:]
+
+
+def test_headroom_raises_a_busy_class_held_back_by_its_own_threshold() -> None:
+    """A class that does not burst and loses while most of the buffer is free goes up one
+    power of two, no further, and back to alpha_p a hold after that stops; losing with
+    the pool full at its peak, or with headroom 0, it keeps alpha_p."""
+    roomy = _busy_class([400_000.0] * 100 + [900_000.0] * 100)
+    assert roomy[0].tolist() == [1.0, 0.5]  # up at its first loss with room, b untouched
+    assert max(o[0] for o in roomy) == 1.0  # one level (headroom 1), not more
+    assert roomy[100 + 45][0] == 1.0  # losing with the pool full: still up 0.45 s on
+    assert roomy[-1].tolist() == [0.5, 0.5]  # ... down after a hold (0.5 s)
+    assert all(o[0] == 0.5 for o in _busy_class([900_000.0] * 50))  # the buffer is full
+    # losses with the pool's peak leaving 35% free: room at 25%, not at 40%
+    assert max(o[0] for o in _busy_class([650_000.0] * 50)) == 1.0
+    assert all(o[0] == 0.5 for o in _busy_class([650_000.0] * 50, headroom_free=0.4))
+    assert all(o[0] == 0.5 for o in _busy_class([400_000.0] * 100, headroom=0))
+    assert max(o[0] for o in _busy_class([400_000.0] * 100, headroom=2)) == 2.0
