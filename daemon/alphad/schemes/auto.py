@@ -109,10 +109,12 @@ traffic moves.
   ``headroom`` (0: never), and come down one per hold once a hold passes
   without that. None while the bursts are everywhere (the common alpha) or a
   class at its cap still drops (bursts come first); a class that bursts takes
-  its raise instead. Only at intervals up to ``gate``, where a burst class's
-  raise follows its bursts within a few ms: at 100 ms and 1 s the web-search
-  classes' headroom took the room that (b)'s bursts needed (query p99 14.7 ms
-  against 2.1 at 40% load and 50% requests, 1 s).
+  its raise instead. Above ``gate``, where a burst class's raise comes an
+  interval late, room is ``headroom_free_long`` of the buffer: at a quarter,
+  the web-search classes' headroom took the room (b)'s bursts needed (query
+  p99 14.7 ms against 2.1 at 40% load and 50% requests, 1 s); at half, the
+  pool's peak over the interval, bursts included, leaves that much only when
+  they are small.
 * **safety** — no raised class means plain DT (alpha_p everywhere). Stale
   telemetry (an interval longer than ``stale`` intervals) resets the history
   and returns alpha_p; so does a queue whose counters were reset. Too few
@@ -161,6 +163,7 @@ DEFAULTS: dict[str, float] = {
     "alike_raise": 1.0,  # ... then every queue goes up together while the switch loses (0: DT)
     "headroom": 1.0,  # levels a non-bursting class that drops with the pool roomy may go up
     "headroom_free": 0.25,  # ... the share of the buffer free at the pool's peak that is room
+    "headroom_free_long": 0.5,  # ... above gate, where the pool's peak spans the bursts
     "stale": 3.0,  # intervals after which telemetry is stale
 }
 
@@ -246,9 +249,11 @@ class Auto:
         self.common_max = float(self.max_level.min())
         # Donors only where the interval tells a long flow from a busy web-search queue.
         self.max_cut = int(self.p["max_cut"]) if self.per_queue else 0
-        # Headroom only where a raise follows a burst within a few ms (gated): above it
-        # the web-search classes' headroom took the room (b)'s bursts needed.
-        self.headroom = self.p["headroom"] if self.gated else 0.0
+        # Headroom needs more room above the gate, where a raise follows the bursts an
+        # interval late: at a quarter of the buffer the web-search classes' headroom took
+        # the room (b)'s bursts needed.
+        self.headroom = self.p["headroom"]
+        self.headroom_free = self.p["headroom_free" if self.gated else "headroom_free_long"]
         self.t = 0.0
         self.reset_state()
 
@@ -428,7 +433,7 @@ class Auto:
             return
         d = self._per_class(est.drop_delta, self.managed)
         x = self._per_class(est.tx_delta, self.managed)
-        roomy = est.free >= p["headroom_free"] * self.B
+        roomy = est.free >= self.headroom_free * self.B
         need = (~bursty & (self.level == 0) & roomy
                 & (loss_fraction(d, x, p["min_bytes"]) >= p["loss_min"]))
         self.last_head_need[need] = t
