@@ -1,0 +1,67 @@
+"""(b), classes separated, under DT with the query class at one alpha and the web-search
+classes at the operator's 0.5 (or --web): what a static query-class alpha trades, on
+the result seeds (the expert's grid is tuned on seed 101).
+
+    python bench/strategies/grid_b.py [--load 0.6] [--req 0.75] [--alphas 1,2,4,8,16] [--web 0.5]
+
+Prints, per alpha, the means over the seeds of the query p99, the share of queries
+that waited for a timeout, the short-flow p99 slowdown, the short flows with a timeout
+and the long flows' throughput against DT's flow by flow (mean and min..max over the
+seeds), measured as the campaign does (what starts after 10 s). Runs are cached with
+the campaign's DT runs, so the campaign's DT and dt-static points cost nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+from alphad_ns3.scenario import RunSpec
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import run as bench
+
+COLS = ["qct_ms_p99", "query_timeouts", "short_slowdown_p99", "short_rto_flows"]
+T_FROM = 10.0  # run.py's window for (b): after 10 s of learning
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--load", type=float, default=0.6)
+    ap.add_argument("--req", type=float, default=0.75)
+    ap.add_argument("--alphas", default="1,2,4,8,16")
+    ap.add_argument("--web", type=float, default=0.5, help="alpha of the web-search classes")
+    ap.add_argument("--seeds", default="1,2,3")
+    ap.add_argument("--workers", type=int, default=None)
+    a = ap.parse_args()
+    alphas = [float(x) for x in a.alphas.split(",")]
+    seeds = [int(x) for x in a.seeds.split(",")]
+
+    def spec(x: float, web: float, s: int) -> RunSpec:
+        return RunSpec(scenario=bench.scen_b(a.load, a.req, s, 12.0), scheme="dt",
+                       alphas=(x, web, web))
+
+    dt = {s: spec(0.5, 0.5, s) for s in seeds}  # what every row is paired with, flow by flow
+    specs = {(x, s): spec(x, a.web, s) for x in alphas for s in seeds}
+    paths = bench.Runner(bench.REPO / "build" / "strategies-cache", a.workers)(
+        list(dt.values()) + list(specs.values()))
+    print(f"(b) load {a.load:g}, requests {a.req:g}, seeds {a.seeds}: query class at "
+          f"alpha, web-search classes at {a.web:g}\n")
+    print("| alpha | " + " | ".join(COLS) + " | long_tput_vs_dt |")
+    print("|---" * (len(COLS) + 2) + "|")
+    for x in ["DT", *alphas]:
+        rows, tput = [], []
+        for s in seeds:
+            out = paths[(dt[s] if x == "DT" else specs[(x, s)]).key()]
+            rows.append(bench.windowed(out, T_FROM))
+            tput.append(bench.long_vs_dt(out, paths[dt[s].key()], T_FROM))
+        print(f"| {x if x == 'DT' else f'{x:g}'} | "
+              + " | ".join(f"{np.mean([m[c] for m in rows]):.3g}" for c in COLS)
+              + f" | {np.mean(tput):.3f} ({min(tput):.3f}..{max(tput):.3f}) |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
