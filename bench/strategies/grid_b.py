@@ -45,8 +45,9 @@ def main() -> int:
 
     dt = {s: spec(0.5, 0.5, s) for s in seeds}  # what every row is paired with, flow by flow
     specs = {(x, s): spec(x, a.web, s) for x in alphas for s in seeds}
+    unique = {sp.key(): sp for sp in [*dt.values(), *specs.values()]}  # (0.5 with --web 0.5: DT)
     paths = bench.Runner(bench.REPO / "build" / "strategies-cache", a.workers)(
-        list(dt.values()) + list(specs.values()))
+        list(unique.values()))
     print(f"(b) load {a.load:g}, requests {a.req:g}, seeds {a.seeds}: query class at "
           f"alpha, web-search classes at {a.web:g}\n")
     print("| alpha | " + " | ".join(COLS) + " | long_tput_vs_dt |")
