@@ -324,7 +324,10 @@ def main() -> int:
     t0 = time.time()
     wanted = a.only.split(",")
     if "b" in wanted:
-        grid = [(q, w, w) for q, w in itertools.product(pow2([0, 1, 2, 3]), pow2([-3, -2, -1]))]
+        # query class 1..16 (auto's cap) x web-search classes 1/8..1 (until v14's campaign
+        # 1..8 x 1/8..1/2: grid_b.py found settings outside it that meet every (b) target)
+        grid = [(q, w, w) for q, w in itertools.product(pow2([0, 1, 2, 3, 4]),
+                                                        pow2([-3, -2, -1, 0]))]
         results["b"] = results.get("b", {}) | evaluate(
             run, "b", {f"load{l:g}-req{r:g}": (l, r) for l in (0.4, 0.6) for r in (0.5, 0.75)},
             seeds, TUNE_SEED, grid, (0.5,) * 3,
