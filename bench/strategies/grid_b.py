@@ -30,7 +30,6 @@ import report
 import run as bench
 
 COLS = ["qct_ms_p99", "query_timeouts", "short_slowdown_p99", "short_rto_flows"]
-NEVER_WORSE = ["qct_ms_p99", "short_slowdown_p99", "short_rto_flows", report.LONG]
 T_FROM = 10.0  # run.py's window for (b): after 10 s of learning
 
 
@@ -70,8 +69,9 @@ def main() -> int:
         return rows
 
     table = {"DT": measure(dt)}
+    static_label = f"dt-static {tuple(best)}" if best else ""
     if static:
-        table[f"dt-static {tuple(best)}"] = measure(static)
+        table[static_label] = measure(static)
     for x in alphas:
         table[f"{x:g}"] = measure({s: specs[(x, s)] for s in seeds})
     print(f"(b) load {a.load:g}, requests {a.req:g}, seeds {a.seeds}: query class at "
@@ -83,11 +83,11 @@ def main() -> int:
         tput = [m["long_tput_vs_dt"] for m in rows]
         target = "–"
         if static:
-            ok, q, r, r_s = report.tuning_target(rows, table[f"dt-static {tuple(best)}"])
+            ok, q, r, r_s = report.tuning_target(rows, table[static_label])
             target = f"{'yes' if ok else 'no'} (p99 {q:+.0%}, {r:.1f} vs {r_s:.1f} flows)"
         ok, worse = report.never_worse(rows, table["DT"])
         never = "yes" if ok else "no (" + ", ".join(
-            [*worse, *(["long flows"] if np.mean(tput) < 0.98 else [])]) + ")"
+            [*worse, *(["long flows"] if np.mean(tput) < report.LONG_TPUT_MIN else [])]) + ")"
         print(f"| {label} | " + " | ".join(f"{np.mean([m[c] for m in rows]):.3g}" for c in COLS)
               + f" | {np.mean(tput):.3f} ({min(tput):.3f}..{max(tput):.3f}) | {target} | {never} |")
     return 0
