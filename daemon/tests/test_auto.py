@@ -142,15 +142,15 @@ def test_lossy_burst_class_is_boosted_then_stale_telemetry_returns_operator_alph
 
 
 @pytest.mark.parametrize(("interval", "long_alpha", "short_alpha"),
-                         [(0.01, 0.5 / 8, 0.5), (1.0, 1.0, 1.0)])
+                         [(0.01, 0.5 / 8, 0.5), (0.1, 1.0, 1.0), (1.0, 1.0, 1.0)])
 def test_at_the_cap_only_long_flow_queues_give_way(interval: float, long_alpha: float,
                                                    short_alpha: float) -> None:
     """Class b bursts and still drops at its cap: the long-flow queue of class a (busy at
     line rate, at its threshold, for longer than long_tau) halves per step_gap down to
     alpha_p / 2^max_cut; a's other queue keeps alpha_p; silence returns every alpha_p.
-    At a 1 s interval (above share_interval) no queue is cut: a web-search queue busy
-    through a second looks like a long flow there; class a is lifted instead, one power
-    of two while b is raised."""
+    At 100 ms and 1 s (above gate) no queue is cut: class a is lifted instead, one power
+    of two while b is raised (with the lift, cuts at 100 ms held (b)'s long-flow queues
+    down in most intervals)."""
     topo = make_topology(2, 2, speed=10e9, buffer_bytes=1e6)
     cl, est, sch = _auto(topo, [("a", [0], 0.5, None), ("b", [1], 0.5, None)],
                          interval=interval, alpha_cap=2.0)
@@ -174,7 +174,7 @@ def test_at_the_cap_only_long_flow_queues_give_way(interval: float, long_alpha: 
                                    wm=wm, pool_wm=pool))
         out.append(sch(e))
     assert out[-1][1] == 2.0 and out[-1][3] == 2.0  # b at its cap
-    # The long-flow queue gave way, max_cut = 3 halvings (not at 1 s: no donors there).
+    # The long-flow queue gave way, max_cut = 3 halvings (not above gate: no donors there).
     assert out[-1][0] == long_alpha
     assert out[-1][2] == short_alpha  # a's short-flow queue did not
     e = est.update(make_sample(topo, t + 20 * interval, alpha=cl.alpha_q(), tx=tx, drops=dr))
@@ -436,14 +436,15 @@ def test_at_100ms_headroom_needs_half_the_buffer_free() -> None:
     assert _drops_on_a_quiet_queue(0.01, pool=600_000.0, headroom_free_long=0.25)[1] == 1.0
 
 
-def test_at_1s_the_classes_not_raised_are_lifted_while_one_is() -> None:
-    """Above share_interval a raise of the burst class lifts the other classes one power
-    of two (what the expert's static setting gives web-search beside a raised query
-    class); they come back to alpha_p with the raise, and not at all with lift 0."""
+@pytest.mark.parametrize("interval", [0.1, 1.0])
+def test_above_the_gate_the_classes_not_raised_are_lifted_while_one_is(interval: float) -> None:
+    """Above gate a raise of the burst class lifts the other classes one power of two
+    (what the expert's static setting gives web-search beside a raised query class);
+    they come back to alpha_p with the raise, and not at all with lift 0."""
     for lift, other in ((1.0, 1.0), (0.0, 0.5)):
         topo = make_topology(1, 3, buffer_bytes=1e6)
         cl, est, sch = _auto(topo, [(f"c{i}", [i], 0.5, None) for i in range(3)],
-                             interval=1.0, lift=lift)
+                             interval=interval, lift=lift)
         tx = np.zeros(3, dtype=np.uint64)
         dr = np.zeros(3, dtype=np.uint64)
         est.update(make_sample(topo, 0.0, alpha=cl.alpha_q(), tx=tx.copy(), drops=dr.copy()))
@@ -454,7 +455,7 @@ def test_at_1s_the_classes_not_raised_are_lifted_while_one_is() -> None:
             if t <= 2:  # class 0 drops on an otherwise idle queue, twice
                 dr[0] += 60_000
                 wm[0] = 400_000.0
-            e = est.update(make_sample(topo, float(t), alpha=cl.alpha_q(), tx=tx.copy(),
+            e = est.update(make_sample(topo, t * interval, alpha=cl.alpha_q(), tx=tx.copy(),
                                        drops=dr.copy(), wm=wm, pool_wm=float(wm.sum())))
             out.append(sch(e).tolist())
         assert out[0][0] > 0.5 and out[0][1:] == [other, other]  # raised: the rest lifted
