@@ -462,8 +462,29 @@ def test_above_the_gate_the_classes_not_raised_are_lifted_while_one_is(interval:
         assert out[-1] == [0.5, 0.5, 0.5]  # the raise held what it saw, then came down
 
 
+@pytest.mark.parametrize(("interval", "params", "top"),
+                         [(0.1, {}, 16.0), (1.0, {}, 8.0), (1.0, {"alpha_cap_long": 16}, 16.0)])
+def test_a_burst_too_big_for_the_buffer_goes_to_the_cap(interval: float, params: dict,
+                                                        top: float) -> None:
+    """A burst the buffer cannot hold asks for more than any alpha: the raise goes at once
+    to alpha_cap, and at 1 s (above share_interval) to alpha_cap_long, where a raise
+    read from a second of drops is held all along."""
+    topo = make_topology(1, 2, buffer_bytes=1e6)
+    cl, est, sch = _auto(topo, [("a", [0], 0.5, None), ("b", [1], 0.5, None)],
+                         interval=interval, **params)
+    tx = np.zeros(2, dtype=np.uint64)
+    dr = np.zeros(2, dtype=np.uint64)
+    est.update(make_sample(topo, 0.0, alpha=cl.alpha_q(), tx=tx.copy(), drops=dr.copy()))
+    tx += 20_000
+    dr[0] += 200_000
+    wm = np.array([700_000.0, 0.0])
+    e = est.update(make_sample(topo, interval, alpha=cl.alpha_q(), tx=tx.copy(),
+                               drops=dr.copy(), wm=wm, pool_wm=700_000.0))
+    assert sch(e)[0] == top
+
+
 @pytest.mark.parametrize("params", [{"nope": 1}, {"hold": -1}, {"hold": "x"}, {"hold": 0},
-                                    {"gate_tau": 0}])
+                                    {"gate_tau": 0}, {"alpha_cap_long": 0}])
 def test_bad_parameters(params: dict) -> None:
     topo = make_topology(1, 1)
     with pytest.raises(ValueError, match="scheme auto"):
