@@ -45,6 +45,13 @@ def test_good_config(base: Path) -> None:
     assert c.quantize.kmin == -8 and c.quantize.kmax == 7
 
 
+def test_scheme_defaults_to_auto(base: Path) -> None:
+    """Without `scheme`, the one the evaluation finds never worse than DT (not abm)."""
+    c = parse(GOOD.replace("scheme: abm\n", ""), base)
+    assert "scheme" not in GOOD.replace("scheme: abm\n", "")
+    assert c.scheme == "auto"
+
+
 @pytest.mark.parametrize(
     ("edit", "expected"),
     [
