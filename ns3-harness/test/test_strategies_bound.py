@@ -47,3 +47,38 @@ def test_generous_holds_the_best_compromise_through_every_lag() -> None:
     plain = bound.lagged_oracle(runs, 0, pick, 0.1, generous=False)
     assert np.all(plain[INTO < 0.1] > 30.0)
     assert np.array_equal(gen[INTO >= 0.1], plain[INTO >= 0.1])
+
+
+C = (1.0, 1.0)
+
+
+def _transition_runs() -> dict[tuple[float, float], list[tuple[np.ndarray, ...]]]:
+    """A is the best setting of the even phases and B of the odd ones (1 ms), each
+    losing the other's queries to two timeouts (31 ms); C is a compromise, 3 ms in
+    every phase (2 ms early). The operator's DT starts phase 0 well (2 ms)."""
+    early, even = INTO < 0.1, PH % 2 == 0
+    return {DT: [(np.where(early, 2.0, 40.0), PH, INTO)],
+            A: [(np.where(even, 1.0, 31.0), PH, INTO)],
+            B: [(np.where(even, 31.0, 1.0), PH, INTO)],
+            C: [(np.where(early, 2.0, 3.0), PH, INTO)]}
+
+
+def test_splice_takes_the_previous_setting_until_the_lag() -> None:
+    runs = _transition_runs()
+    out = bound.splice(runs, 0, (A, C, B, A), 0.1)
+    early = INTO < 0.1
+    assert list(out[early]) == [2.0, 31.0, 2.0, 1.0]  # DT, A, C, B: the previous phase's
+    assert list(out[~early]) == [1.0, 3.0, 31.0, 31.0]  # A, C, B, A: the phase's own
+
+
+def test_joint_oracle_gives_up_a_phase_for_the_next_ones_start() -> None:
+    runs = _transition_runs()
+    seq0, p0, tw0 = bound.joint_oracle(runs, [A, B, C], 1, 0.0)
+    assert seq0 == (A, B, A, B) and p0[0] <= 1.0 and tw0 == 0.0  # no lag: the phase oracle
+    # 0.1 s late, the phase oracle loses the start of phases 1-3 to two timeouts ...
+    late = bound.splice(runs, 0, (A, B, A, B), 0.1)
+    assert np.sum(late >= bound.TWICE_MS) == 3
+    # ... the joint oracle holds the compromise where the next phase starts on it
+    seq, p99s, twice = bound.joint_oracle(runs, [A, B, C], 1, 0.1)
+    assert seq[:3] == (C, C, C) and seq[3] in (B, C)
+    assert twice == 0.0 and p99s[0] <= 3.0
