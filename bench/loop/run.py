@@ -4,8 +4,10 @@ compute step = estimate + scheme + quantize (Controller.step) on synthetic
 telemetry, for 128/512/2048/8192 queues; guards = the loop's fail-safe checks of a
 sample and of its estimates plus the write limiter (alphad.failsafe, alphad.limits);
 full cycle = read + compute (with the guards) + write against the virtual ASIC
-through libalphad-sai (manual clock, so the model thread does not compete). Targets at 512 queues: <= 50 us per compute step,
-<= 200 us per full cycle. Writes bench/results/loop.json.
+through libalphad-sai (manual clock, so the model thread does not compete), with
+`abm` and with the default scheme, `auto` (whose raises the virtual ASIC's incasts
+trigger). Targets at 512 queues: <= 50 us per compute step, <= 200 us per full
+cycle. Writes bench/results/loop.json.
 """
 
 from __future__ import annotations
@@ -63,7 +65,8 @@ def samples(topo: Topology, count: int, seed: int = 1) -> list[Sample]:
 
 def bench_compute(n: int, scheme: str, reps: int) -> dict:
     topo = topology(n)
-    ctl = Controller(topo, build_classes(topo, PRIOS), scheme=scheme, quantizer=Quantizer())
+    ctl = Controller(topo, build_classes(topo, PRIOS), scheme=scheme, quantizer=Quantizer(),
+                     interval=1e-3)
     ss = samples(topo, reps + 1)
     ctl.step(ss[0])
     times = []
@@ -75,10 +78,11 @@ def bench_compute(n: int, scheme: str, reps: int) -> dict:
             "p99_us": float(np.percentile(times, 99)) / 1e3}
 
 
-def bench_guards(n: int, reps: int) -> dict:
+def bench_guards(n: int, reps: int, scheme: str = "auto") -> dict:
     """Fail-safe checks and write limiter of one interval, on top of Controller.step."""
     topo = topology(n)
-    ctl = Controller(topo, build_classes(topo, PRIOS), scheme="abm", quantizer=Quantizer())
+    ctl = Controller(topo, build_classes(topo, PRIOS), scheme=scheme, quantizer=Quantizer(),
+                     interval=1e-3)
     fs = FailSafe(topo, interval=1e-3)
     lim = Limiter(n, ctl.quantizer)
     ss = samples(topo, reps + 1)
@@ -95,7 +99,7 @@ def bench_guards(n: int, reps: int) -> dict:
             "p99_us": float(np.percentile(times, 99)) / 1e3}
 
 
-def bench_cycle(n: int, reps: int) -> dict | None:
+def bench_cycle(n: int, reps: int, scheme: str) -> dict | None:
     try:
         from alphad.backends.sai import VasicBackend
     except ImportError:
@@ -111,7 +115,8 @@ def bench_cycle(n: int, reps: int) -> dict | None:
     be = VasicBackend(Path(f.name), clock="manual")
     try:
         topo = be.topology()
-        ctl = Controller(topo, build_classes(topo, PRIOS), scheme="abm", quantizer=Quantizer())
+        ctl = Controller(topo, build_classes(topo, PRIOS), scheme=scheme, quantizer=Quantizer(),
+                         interval=1e-3)
         fs = FailSafe(topo, interval=1e-3)
         lim = Limiter(n, ctl.quantizer)
         be.advance(1e-3)
@@ -136,7 +141,7 @@ def bench_cycle(n: int, reps: int) -> dict | None:
         be.close()
         Path(f.name).unlink()
     med = lambda xs: statistics.median(xs) / 1e3
-    return {"queues": n, "read_us": med(rd), "compute_us": med(comp), "write_us": med(wr),
+    return {"queues": n, "scheme": scheme, "read_us": med(rd), "compute_us": med(comp), "write_us": med(wr),
             "total_median_us": med(tot), "total_p99_us": float(np.percentile(tot, 99)) / 1e3,
             "writes_per_cycle": writes / reps}
 
@@ -161,20 +166,21 @@ def main() -> int:
         r = bench_guards(n, a.reps if n <= 2048 else a.reps // 4)
         res["guards"].append(r)
         print(f"{n:>7} {r['median_us']:>17.1f} {r['p99_us']:>8.1f}")
-    print(f"\n{'queues':>7} {'read':>8} {'compute':>8} {'write':>8} {'total':>8} {'p99':>8}"
-          f" {'writes':>7}  (us, full cycle through libalphad-sai, virtual ASIC)")
+    print(f"\n{'queues':>7} {'scheme':>6} {'read':>8} {'compute':>8} {'write':>8} {'total':>8}"
+          f" {'p99':>8} {'writes':>7}  (us, full cycle through libalphad-sai, virtual ASIC)")
     for n in SIZES:
-        try:
-            r = bench_cycle(n, a.reps if n <= 2048 else a.reps // 4)
-        except Exception as e:  # noqa: BLE001 - report and go on
-            print(f"{n:>7} cycle benchmark unavailable: {e}")
-            continue
-        if r is None:
-            continue
-        res["cycle"].append(r)
-        print(f"{n:>7} {r['read_us']:>8.1f} {r['compute_us']:>8.1f} {r['write_us']:>8.1f}"
-              f" {r['total_median_us']:>8.1f} {r['total_p99_us']:>8.1f}"
-              f" {r['writes_per_cycle']:>7.1f}")
+        for scheme in ("abm", "auto"):
+            try:
+                r = bench_cycle(n, a.reps if n <= 2048 else a.reps // 4, scheme)
+            except Exception as e:  # noqa: BLE001 - report and go on
+                print(f"{n:>7} cycle benchmark unavailable: {e}")
+                continue
+            if r is None:
+                continue
+            res["cycle"].append(r)
+            print(f"{n:>7} {scheme:>6} {r['read_us']:>8.1f} {r['compute_us']:>8.1f}"
+                  f" {r['write_us']:>8.1f} {r['total_median_us']:>8.1f}"
+                  f" {r['total_p99_us']:>8.1f} {r['writes_per_cycle']:>7.1f}")
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
     Path(a.out).write_text(json.dumps(res, indent=2) + "\n")
     print(f"\nwrote {a.out}")
