@@ -80,6 +80,9 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--wide", action="store_true",
                     help="the joint oracle also over alphas 1/16 and 16 (with --seeds)")
+    ap.add_argument("--holdout", default="",
+                    help="seeds on which to replay the joint oracle's sequences (runs the "
+                         "settings they use): how much of its reading is hindsight")
     args = ap.parse_args()
     seeds = [int(x) for x in args.seeds.split(",")]
     root = bench.REPO / "build" / "strategies-cache"
@@ -133,11 +136,37 @@ def main() -> int:
           "the previous one held for the first `lag` s of each phase):\n")
     print("| lag (s) | settings per phase | query p99 per seed (ms) | mean | twice |")
     print("|---|---|---|---|---|")
+    picks = {}
     for lag in (0.05, 0.1, 0.15, 0.2):
         seq, p99s, twice = joint_oracle(every, settings, len(seeds), lag)
+        picks[lag] = seq
         print(f"| {lag:g} | {', '.join(fmt(a) for a in seq)} | "
               f"{' / '.join(f'{p:.1f}' for p in p99s)} | {np.mean(p99s):.1f} | {twice:.2%} |")
+    if args.holdout:
+        holdout(root, picks, [int(x) for x in args.holdout.split(",")], args.workers)
     return 0
+
+
+def holdout(root: Path, picks: dict[float, tuple[tuple[float, float], ...]],
+            seeds: list[int], workers: int | None) -> None:
+    """The joint oracle's sequences, chosen on the result seeds, replayed on other seeds,
+    beside dt-static's (1, 1) there."""
+    need = {a for seq in picks.values() for a in seq} | {OPERATOR, DT_STATIC}
+    specs = {(a, s): RunSpec(scenario=bench.scen_c(s, 8.0), scheme="dt", alphas=a)
+             for a in need for s in seeds}
+    got = bench.Runner(root, workers)(list(specs.values()))
+    runs = {a: [qcts(got[specs[(a, s)].key()]) for s in seeds] for a in need}
+    static = [float(percentile(r[0], 99)) for r in runs[DT_STATIC]]
+    print(f"\nreplayed on seeds {','.join(map(str, seeds))} (dt-static {DT_STATIC}: "
+          f"{' / '.join(f'{p:.1f}' for p in static)} ms, mean {np.mean(static):.1f}):\n")
+    print("| lag (s) | settings per phase | query p99 per seed (ms) | mean | twice |")
+    print("|---|---|---|---|---|")
+    for lag, seq in picks.items():
+        q = [splice(runs, i, seq, lag) for i in range(len(seeds))]
+        p99s = [float(percentile(x, 99)) for x in q]
+        twice = float(np.mean([np.mean(x >= TWICE_MS) for x in q]))
+        print(f"| {lag:g} | {', '.join(fmt(a) for a in seq)} | "
+              f"{' / '.join(f'{p:.1f}' for p in p99s)} | {np.mean(p99s):.1f} | {twice:.2%} |")
 
 
 def fmt(a: tuple[float, ...]) -> str:
