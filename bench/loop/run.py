@@ -141,8 +141,8 @@ def bench_cycle(n: int, reps: int, scheme: str) -> dict | None:
         be.close()
         Path(f.name).unlink()
     med = lambda xs: statistics.median(xs) / 1e3
-    return {"queues": n, "scheme": scheme, "read_us": med(rd), "compute_us": med(comp), "write_us": med(wr),
-            "total_median_us": med(tot), "total_p99_us": float(np.percentile(tot, 99)) / 1e3,
+    return {"queues": n, "scheme": scheme, "read_us": med(rd), "compute_us": med(comp),
+            "write_us": med(wr), "total_median_us": med(tot), "total_p99_us": float(np.percentile(tot, 99)) / 1e3,
             "writes_per_cycle": writes / reps}
 
 

@@ -23,8 +23,8 @@ from alphad_ns3.scenario import RunSpec, Scenario
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import run as bench
+from bound import DT_STATIC, OPERATOR
 
-OPERATOR, DT_STATIC = (0.5, 0.5), (1.0, 1.0)  # run.py's dt-static point for (c)
 COLS = [("qct_ms_p99", "query p99 (ms)", ".1f"), ("query_timeouts", "queries timed out", ".3f"),
         ("short_rto_flows", "short RTO flows", ".1f"),
         ("long_fct_ms_rmean", "long FCT restricted mean (ms)", ".0f")]

@@ -47,9 +47,9 @@ def test_good_config(base: Path) -> None:
 
 def test_scheme_defaults_to_auto(base: Path) -> None:
     """Without `scheme`, the one the evaluation finds never worse than DT (not abm)."""
-    c = parse(GOOD.replace("scheme: abm\n", ""), base)
-    assert "scheme" not in GOOD.replace("scheme: abm\n", "")
-    assert c.scheme == "auto"
+    text = GOOD.replace("scheme: abm\n", "")
+    assert "scheme" not in text
+    assert parse(text, base).scheme == "auto"
 
 
 @pytest.mark.parametrize(
