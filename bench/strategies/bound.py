@@ -66,6 +66,15 @@ OPERATOR = (0.5, 0.5)  # every run starts from the operator's alpha
 DT_STATIC = (1.0, 1.0)  # run.py's tuned dt-static point for (c)
 
 
+def grids() -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
+    """The expert's grid (1/4..4 per class, and the operator's point) and what --wide
+    adds: every setting with a 16, and 1/16 beside 4."""
+    grid = [OPERATOR] + list(itertools.product(bench.pow2([-2, 0, 2]), repeat=2))
+    wide = [a for a in itertools.product(bench.pow2([-4, -2, 0, 2, 4]), repeat=2)
+            if a not in grid and (16.0 in a or (1 / 16 in a and 4.0 in a))]
+    return grid, wide
+
+
 def stats(qcts: list[np.ndarray]) -> tuple[float, float, float]:
     """Means over the seeds of the query p99 (ms), the share timed out once and twice."""
     return (float(np.mean([percentile(q, 99) for q in qcts])),
@@ -86,9 +95,7 @@ def main() -> int:
     args = ap.parse_args()
     seeds = [int(x) for x in args.seeds.split(",")]
     root = bench.REPO / "build" / "strategies-cache"
-    grid = [OPERATOR] + list(itertools.product(bench.pow2([-2, 0, 2]), repeat=2))
-    wide = [a for a in itertools.product(bench.pow2([-4, -2, 0, 2, 4]), repeat=2)
-            if a not in grid and (16.0 in a or (1 / 16 in a and 4.0 in a))]
+    grid, wide = grids()
     if args.wide and seeds != [bench.TUNE_SEED]:
         grid += wide
     specs = {(a, s): RunSpec(scenario=bench.scen_c(s, 8.0), scheme="dt", alphas=a)
@@ -198,37 +205,61 @@ def replay(runs: dict[tuple[float, float], list[tuple[np.ndarray, ...]]],
             float(np.mean([np.mean(x >= TWICE_MS) for x in q])))
 
 
+def item_sum(vals: list[np.ndarray], before: np.ndarray, ph: np.ndarray, into: np.ndarray,
+             lag: float) -> np.ndarray:
+    """For every sequence of phase settings (axis k: phase k's setting, vals[j] the items'
+    values under setting j), the sum over the items (queries or flows) of the value under
+    the setting in force when each started: phase k's own from `lag` s into it, phase
+    k - 1's before; `before` (the operator's run) for phase 0's first `lag` s."""
+    A = len(vals)
+    late = np.array([[v[(ph == k) & (into >= lag)].sum() for k in range(PHASES)]
+                     for v in vals], float)
+    early = np.array([[v[(ph == k) & (into < lag)].sum() for k in range(PHASES)]
+                      for v in vals], float)
+    out = np.full((A,) * PHASES, float(before[(ph == 0) & (into < lag)].sum()))
+    for k in range(PHASES):
+        out = out + np.expand_dims(late[:, k], [j for j in range(PHASES) if j != k])
+        if k:
+            out = out + np.expand_dims(early[:, k], [j for j in range(PHASES) if j != k - 1])
+    return out
+
+
 def joint_oracle(runs: dict[tuple[float, float], list[tuple[np.ndarray, ...]]],
                  settings: list[tuple[float, float]], n_seeds: int, lag: float,
-                 top: int = 200) -> tuple[tuple[tuple[float, float], ...], list[float], float]:
+                 top: int = 200, feasible: np.ndarray | None = None,
+                 ) -> tuple[tuple[tuple[float, float], ...], list[float], float]:
     """The sequence of phase settings with the lowest mean query p99 when each comes in
-    `lag` s late: every sequence scored by its double timeouts per seed (additive over
-    the phases; a seed's p99 leaves the double-timeout step below 1%), the `top` best
-    spliced exactly. Returns (sequence, p99 per seed, share timed out twice)."""
-    A = len(settings)
-    score = np.zeros((A,) * PHASES)  # seeds under 1% twice (x -1e6) + share twice
+    `lag` s late (the first of `ranked`). Returns (sequence, p99 per seed, share timed
+    out twice)."""
+    _, twice, seq, p99s = ranked(runs, settings, n_seeds, lag, top, feasible)[0]
+    return seq, p99s, twice
+
+
+def ranked(runs: dict[tuple[float, float], list[tuple[np.ndarray, ...]]],
+           settings: list[tuple[float, float]], n_seeds: int, lag: float,
+           top: int = 200, feasible: np.ndarray | None = None,
+           ) -> list[tuple[float, float, tuple[tuple[float, float], ...], list[float]]]:
+    """Sequences of phase settings, best first by mean query p99 when each comes in `lag`
+    s late: every sequence scored by its double timeouts per seed (additive over the
+    phases; a seed's p99 leaves the double-timeout step below 1%), the `top` best spliced
+    exactly. `feasible` (a bool per sequence, axis k phase k's setting) leaves the others
+    out. Each: (mean p99, share timed out twice, sequence, p99 per seed)."""
+    score = np.zeros((len(settings),) * PHASES)  # seeds under 1% twice (x -1e6) + share twice
     for i in range(n_seeds):
         qct, ph, into = runs[OPERATOR][i]
-        late = np.array([[np.sum((runs[a][i][0] >= TWICE_MS) & (ph == k) & (into >= lag))
-                          for k in range(PHASES)] for a in settings], float)
-        early = np.array([[np.sum((runs[a][i][0] >= TWICE_MS) & (ph == k) & (into < lag))
-                           for k in range(PHASES)] for a in settings], float)
-        # phase 0 starts on the operator's alpha; phase k's own setting is axis k, and the
-        # start of phase k + 1 runs on it too
-        tw = np.full((A,) * PHASES, float(np.sum((qct >= TWICE_MS) & (ph == 0) & (into < lag))))
-        for k in range(PHASES):
-            tw = tw + np.expand_dims(late[:, k], [j for j in range(PHASES) if j != k])
-            if k:
-                tw = tw + np.expand_dims(early[:, k], [j for j in range(PHASES) if j != k - 1])
-        share = tw / len(qct)
+        twice = [(runs[a][i][0] >= TWICE_MS).astype(float) for a in settings]
+        share = item_sum(twice, (qct >= TWICE_MS).astype(float), ph, into, lag) / len(qct)
         score += share - 1e6 * (share < 0.01)
+    if feasible is not None:
+        score = np.where(feasible, score, np.inf)
     cands = []
     for flat in np.argsort(score, axis=None)[:top]:
+        if not np.isfinite(score.flat[flat]):
+            break
         seq = tuple(settings[j] for j in np.unravel_index(flat, score.shape))
-        p99s, twice = replay(runs, seq, lag, n_seeds)
-        cands.append((float(np.mean(p99s)), twice, seq, p99s))
-    _, twice, seq, p99s = min(cands, key=lambda c: (c[0], c[1]))
-    return seq, p99s, twice
+        p99s, twice_share = replay(runs, seq, lag, n_seeds)
+        cands.append((float(np.mean(p99s)), twice_share, seq, p99s))
+    return sorted(cands, key=lambda c: (c[0], c[1]))
 
 
 def plot_lag(rows: list[tuple[float, float, float]], static: float, seeds: list[int]) -> None:
