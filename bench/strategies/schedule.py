@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import inspect
+import itertools
 import multiprocessing
 import sys
 from collections.abc import Mapping
@@ -155,6 +156,9 @@ def main() -> int:
     ap.add_argument("--only", default="", help="sequences by number (1-based), e.g. 2,3")
     ap.add_argument("--oracle-seeds", default="1,2,3",
                     help="seeds the constrained oracle chooses on (0: none)")
+    ap.add_argument("--fine", action="store_true",
+                    help="the constrained oracle over every 2^k from 1/4 to 16 per class too "
+                         "(49 settings; ~100 more static runs on seeds 1-3)")
     ap.add_argument("--top", type=int, default=1,
                     help="run the constrained oracle's best N sequences (distinct)")
     ap.add_argument("--workers", type=int, default=None)
@@ -169,13 +173,17 @@ def main() -> int:
     sequences = {n: SEQUENCES[n] for n in names}
     if args.oracle_seeds != "0":
         grid, wide = bound.grids()
+        if args.fine:
+            wide += [a for a in itertools.product(bench.pow2(list(range(-2, 5))), repeat=2)
+                     if a not in grid + wide]
         o_seeds = [int(x) for x in args.oracle_seeds.split(",")]
         paths = static_runs(root, grid + wide, o_seeds, args.workers)
         runs = {a: [bound.qcts(p) for p in ps] for a, ps in paths.items()}
         flows = {a: [flow_values(p, d) for p, d in zip(ps, paths[bound.OPERATOR], strict=True)]
                  for a, ps in paths.items()}
         settings = [a for a in grid + wide if a != bound.OPERATOR]
-        print(f"\nconstrained joint oracle on seeds {args.oracle_seeds}:\n")
+        print(f"\nconstrained joint oracle over {len(settings)} settings on seeds "
+              f"{args.oracle_seeds}:\n")
         print("| lag (s) | settings per phase | query p99 per seed (ms) | mean | twice |")
         print("|---|---|---|---|---|")
         for lag in lags:
