@@ -98,18 +98,15 @@ def main() -> int:
     grid, wide = grids()
     if args.wide and seeds != [bench.TUNE_SEED]:
         grid += wide
-    specs = {(a, s): RunSpec(scenario=bench.scen_c(s, 8.0), scheme="dt", alphas=a)
-             for s in seeds for a in grid}
     if seeds == [bench.TUNE_SEED]:
         cache = root / f"sim-{bench.sim_hash()}"
-        paths = {k: cache / sp.key() for k, sp in specs.items()}
-        if not all((p / "summary.json").exists() for p in paths.values()):
+        paths = {a: [cache / dt_spec(a, s).key() for s in seeds] for a in grid}
+        if not all((p / "summary.json").exists() for ps in paths.values() for p in ps):
             print("missing runs: run `python bench/strategies/run.py --only c` first")
             return 1
     else:
-        got = bench.Runner(root, args.workers)(list(specs.values()))
-        paths = {k: got[sp.key()] for k, sp in specs.items()}
-    every = {a: [qcts(paths[(a, s)]) for s in seeds] for a in grid}
+        paths = static_runs(root, grid, seeds, args.workers)
+    every = {a: [qcts(p) for p in paths[a]] for a in grid}
     runs = {a: r for a, r in every.items() if a not in wide}  # the expert's grid
     head = "| alphas | " + " | ".join(f"phase {k}" for k in range(PHASES)) + " | p99 (ms) |"
     print(f"seeds {args.seeds}: queries timed out per phase\n")
@@ -157,10 +154,8 @@ def holdout(root: Path, picks: dict[float, tuple[tuple[float, float], ...]],
     """The joint oracle's sequences, chosen on the result seeds, replayed on other seeds,
     beside dt-static's (1, 1) there."""
     need = {a for seq in picks.values() for a in seq} | {OPERATOR, DT_STATIC}
-    specs = {(a, s): RunSpec(scenario=bench.scen_c(s, 8.0), scheme="dt", alphas=a)
-             for a in need for s in seeds}
-    got = bench.Runner(root, workers)(list(specs.values()))
-    runs = {a: [qcts(got[specs[(a, s)].key()]) for s in seeds] for a in need}
+    runs = {a: [qcts(p) for p in ps]
+            for a, ps in static_runs(root, sorted(need), seeds, workers).items()}
     static = [float(percentile(r[0], 99)) for r in runs[DT_STATIC]]
     print(f"\nreplayed on seeds {','.join(map(str, seeds))} (dt-static {DT_STATIC}: "
           f"{' / '.join(f'{p:.1f}' for p in static)} ms, mean {np.mean(static):.1f}):\n")
@@ -168,6 +163,20 @@ def holdout(root: Path, picks: dict[float, tuple[tuple[float, float], ...]],
     print("|---|---|---|---|---|")
     for lag, seq in picks.items():
         print_row(lag, seq, *replay(runs, seq, lag, len(seeds)))
+
+
+def dt_spec(alphas: tuple[float, float], seed: int) -> RunSpec:
+    """(c) under DT at a static per-class setting."""
+    return RunSpec(scenario=bench.scen_c(seed, 8.0), scheme="dt", alphas=alphas)
+
+
+def static_runs(root: Path, settings: list[tuple[float, float]], seeds: list[int],
+                workers: int | None) -> dict[tuple[float, float], list[Path]]:
+    """The runs of (c) at each static setting, per seed (run if not cached; cached by
+    the simulator's hash)."""
+    specs = {(a, s): dt_spec(a, s) for a in settings for s in seeds}
+    got = bench.Runner(root, workers)(list(specs.values()))
+    return {a: [got[specs[(a, s)].key()] for s in seeds] for a in settings}
 
 
 def print_row(lag: float, seq: tuple[tuple[float, float], ...], p99s: list[float],
@@ -330,7 +339,7 @@ def per_phase(sim_cache: Path, seeds: tuple[int, ...] = (1, 2, 3)) -> None:
             sc = bench.scen_c(seed, 8.0)
             if iv is None:
                 a = OPERATOR if name == "dt" else DT_STATIC
-                path = sim_cache / RunSpec(scenario=sc, scheme="dt", alphas=a).key()
+                path = sim_cache / dt_spec(a, seed).key()
             else:
                 path = ctl_cache / bench.alphad(sc, "auto", iv, OPERATOR).key()
             if not (path / "summary.json").exists():

@@ -149,6 +149,32 @@ def cache_dir(root: Path) -> Path:
     return root / f"schedule-{h.hexdigest()[:12]}"
 
 
+def oracle_sequences(root: Path, seeds: list[int], lags: list[float], fine: bool, top: int,
+                     workers: int | None) -> dict[str, tuple[tuple[float, float], ...]]:
+    """The constrained oracle's `top` best sequences per lag, chosen on `seeds` (printed
+    with their splice)."""
+    grid, wide = bound.grids()
+    if fine:
+        wide += [a for a in itertools.product(bench.pow2(list(range(-2, 5))), repeat=2)
+                 if a not in grid + wide]
+    paths = bound.static_runs(root, grid + wide, seeds, workers)
+    runs = {a: [bound.qcts(p) for p in ps] for a, ps in paths.items()}
+    flows = {a: [flow_values(p, d) for p, d in zip(ps, paths[bound.OPERATOR], strict=True)]
+             for a, ps in paths.items()}
+    settings = [a for a in grid + wide if a != bound.OPERATOR]
+    print(f"\nconstrained joint oracle over {len(settings)} settings on seeds "
+          f"{','.join(map(str, seeds))}:\n")
+    print("| lag (s) | settings per phase | query p99 per seed (ms) | mean | twice |")
+    print("|---|---|---|---|---|")
+    out = {}
+    for lag in lags:
+        for rank, (_, twice, seq, p99s) in enumerate(
+                constrained(runs, flows, settings, lag)[:top], 1):
+            bound.print_row(lag, seq, p99s, twice)
+            out[f"constrained, {lag:g} s, #{rank}"] = seq
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seeds", default="1,2,3")
@@ -158,7 +184,7 @@ def main() -> int:
                     help="seeds the constrained oracle chooses on (0: none)")
     ap.add_argument("--fine", action="store_true",
                     help="the constrained oracle over every 2^k from 1/4 to 16 per class too "
-                         "(49 settings; ~100 more static runs on seeds 1-3)")
+                         "(52 settings with the wide grid's; 99 more static runs on seeds 1-3)")
     ap.add_argument("--top", type=int, default=1,
                     help="run the constrained oracle's best N sequences (distinct)")
     ap.add_argument("--workers", type=int, default=None)
@@ -172,27 +198,10 @@ def main() -> int:
     root = bench.REPO / "build" / "strategies-cache"
     sequences = {n: SEQUENCES[n] for n in names}
     if args.oracle_seeds != "0":
-        grid, wide = bound.grids()
-        if args.fine:
-            wide += [a for a in itertools.product(bench.pow2(list(range(-2, 5))), repeat=2)
-                     if a not in grid + wide]
         o_seeds = [int(x) for x in args.oracle_seeds.split(",")]
-        paths = static_runs(root, grid + wide, o_seeds, args.workers)
-        runs = {a: [bound.qcts(p) for p in ps] for a, ps in paths.items()}
-        flows = {a: [flow_values(p, d) for p, d in zip(ps, paths[bound.OPERATOR], strict=True)]
-                 for a, ps in paths.items()}
-        settings = [a for a in grid + wide if a != bound.OPERATOR]
-        print(f"\nconstrained joint oracle over {len(settings)} settings on seeds "
-              f"{args.oracle_seeds}:\n")
-        print("| lag (s) | settings per phase | query p99 per seed (ms) | mean | twice |")
-        print("|---|---|---|---|---|")
-        for lag in lags:
-            for rank, (_, twice, seq, p99s) in enumerate(
-                    constrained(runs, flows, settings, lag)[:args.top], 1):
-                bound.print_row(lag, seq, p99s, twice)
-                sequences[f"constrained, {lag:g} s, #{rank}"] = seq
+        sequences |= oracle_sequences(root, o_seeds, lags, args.fine, args.top, args.workers)
     need = {a for seq in sequences.values() for a in seq} | {bound.OPERATOR, bound.DT_STATIC}
-    base = static_runs(root, sorted(need), seeds, args.workers)
+    base = bound.static_runs(root, sorted(need), seeds, args.workers)
     runs = {a: [bound.qcts(p) for p in paths] for a, paths in base.items()}
     sched = {(n, lag, s): spec(s, seq, lag) for n, seq in sequences.items() for lag in lags
              for s in seeds}
@@ -252,15 +261,6 @@ def print_table(sequences: dict[str, tuple[tuple[float, float], ...]],
               + f" -> {'MET' if q <= -0.30 and not worse else 'not met'} | "
               + ("yes" if ok else "no" + (f" ({', '.join(dt_worse)})" if dt_worse else ""))
               + " |")
-
-
-def static_runs(root: Path, settings: list[tuple[float, float]], seeds: list[int],
-                workers: int | None) -> dict[tuple[float, float], list[Path]]:
-    """DT runs of (c) at each static setting, per seed (cached by the simulator's hash)."""
-    specs = {(a, s): RunSpec(scenario=bench.scen_c(s, 8.0), scheme="dt", alphas=a)
-             for a in settings for s in seeds}
-    got = bench.Runner(root, workers)(list(specs.values()))
-    return {a: [got[specs[(a, s)].key()] for s in seeds] for a in settings}
 
 
 if __name__ == "__main__":
