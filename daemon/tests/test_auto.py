@@ -530,3 +530,96 @@ def test_headroom_raises_a_busy_class_held_back_by_its_own_threshold() -> None:
     assert all(o[0] == 0.5 for o in _busy_class([650_000.0] * 50, headroom_free=0.4))
     assert all(o[0] == 0.5 for o in _busy_class([400_000.0] * 100, headroom=0))
     assert max(o[0] for o in _busy_class([400_000.0] * 100, headroom=2)) == 2.0
+
+
+def _two_classes_at_100ms(**params: float):  # type: ignore[no-untyped-def]
+    """Classes a and b on two ports (queues a0, b0, a1, b1) at a 100 ms interval, with a
+    step(t, tx, drops, wm, pool) that feeds one interval's deltas and returns the alphas."""
+    topo = make_topology(2, 2, speed=10e9, buffer_bytes=1e6)
+    cl, est, sch = _auto(topo, [("a", [0], 0.5, None), ("b", [1], 0.5, None)], interval=0.1,
+                         **params)
+    tx = np.zeros(4, dtype=np.uint64)
+    dr = np.zeros(4, dtype=np.uint64)
+    est.update(make_sample(topo, 0.0, alpha=cl.alpha_q(), tx=tx.copy(), drops=dr.copy()))
+
+    def step(t: float, d_tx: list[int], d_drop: list[int], wm: list[float],
+             pool: float) -> list[float]:
+        tx[:] += np.array(d_tx, dtype=np.uint64)
+        dr[:] += np.array(d_drop, dtype=np.uint64)
+        e = est.update(make_sample(topo, t, alpha=cl.alpha_q(), tx=tx.copy(), drops=dr.copy(),
+                                   wm=np.array(wm), pool_wm=pool))
+        return sch(e).tolist()
+
+    return step
+
+
+LINE = int(10e9 / 8 * 0.1)  # bytes per 100 ms at line rate
+
+
+def _burst_then_busy(busy: float, drops_b: int, pool: float, n: int,
+                     **params: float) -> list[list[float]]:
+    """Class a bursts on its idle queue a0 for two intervals (raised), then carries
+    sustained traffic: a0 sends `busy` of line rate with the pool at its peak at `pool`,
+    while class b drops `drops_b` per interval on its idle queue b0. The alphas of the
+    n intervals after the bursts."""
+    step = _two_classes_at_100ms(**params)
+    trickle = 20_000
+    for i in (1, 2):
+        out = step(0.1 * i, [trickle] * 4, [300_000, 0, 0, 0], [400_000.0, 0, 0, 0], 400_000.0)
+    assert out[0] == 16.0  # a burst the buffer cannot hold: the cap
+    rows = []
+    for i in range(3, 3 + n):
+        wm = [0.9 * pool, 50_000.0 if drops_b else 0.0, 0, 0]
+        rows.append(step(0.1 * i, [int(busy * LINE), trickle, trickle, trickle],
+                         [0, drops_b, 0, 0], wm, pool))
+    return rows
+
+
+def test_at_100ms_a_raised_class_that_turns_busy_on_a_full_pool_gives_way_at_once() -> None:
+    """The start of a phase in (c): the class that carried the bursts now carries
+    web-search at 16x alpha_p and fills the pool, while the new burst class drops. A
+    raised class busy now (at least hog_util of line rate) on a full pool, while another
+    class drops, goes back to alpha_p at once, and the full pool it caused does not hold
+    back the other's raise; without the rule it keeps 16 for 2.5 intervals and the
+    other stays unraised (the pool has no room)."""
+    rows = _burst_then_busy(0.5, 100_000, 990_000.0, 1)
+    assert rows[0] == [1.0, 16.0, 1.0, 16.0]  # a released (lifted), b raised to the cap
+    rows = _burst_then_busy(0.5, 100_000, 990_000.0, 1, hog_util=0)
+    assert rows[0] == [16.0, 1.0, 16.0, 1.0]
+    # busy below hog_util, or no other class dropping, or a pool with room: no release
+    assert _burst_then_busy(0.2, 100_000, 990_000.0, 1)[0][0] == 16.0
+    assert _burst_then_busy(0.5, 0, 990_000.0, 1)[0][0] == 16.0
+    assert _burst_then_busy(0.5, 0, 500_000.0, 1)[0][0] == 16.0
+
+
+def test_at_100ms_a_raise_stays_while_its_class_sends_under_calm_util() -> None:
+    """An incast class whose bursts keep a queue at 10-20% of line rate is not carrying
+    sustained traffic: above the gate a raised class stays calm up to calm_util (20%),
+    where at idle_util (10%) it was released 0.25 s in — the raise (c)'s phase 3 lost
+    and took again every few intervals."""
+    assert _burst_then_busy(0.15, 0, 300_000.0, 4)[-1][0] == 16.0
+    assert _burst_then_busy(0.15, 0, 300_000.0, 4, calm_util=0.1)[-1][0] == 0.5
+    assert _burst_then_busy(0.3, 0, 300_000.0, 4)[-1][0] == 0.5  # busy: released
+
+
+def _both_lose(pool: float, **params: float) -> list[float]:
+    """Class a carries web-search on a1 (half the line rate, 2% of its bytes dropped);
+    class b drops 2.4% of its bytes on its idle queue b0: both lose alike. The alphas
+    after three intervals with the pool at its peak at `pool`."""
+    step = _two_classes_at_100ms(**params)
+    out: list[float] = []
+    for i in range(1, 4):
+        sent = LINE // 2
+        out = step(0.1 * i, [10_000, 200_000, sent, 10_000], [0, 5_000, sent // 49, 0],
+                   [0, 100_000.0, 40_000.0, 0], pool)  # a1 under its threshold
+    return out
+
+
+def test_at_100ms_a_burst_class_needs_no_disproportionate_loss_when_the_pool_has_room() -> None:
+    """Raising one class when all lose alike only moves the loss — unless the buffer has
+    room: a class that drops on idle queues while ratio_free (20%) of the buffer was free
+    at the pool's peak is held back by its own threshold, and goes up; with the pool full,
+    or with the rule off, it keeps alpha_p."""
+    assert _both_lose(500_000.0)[1] > 0.5
+    assert _both_lose(500_000.0, ratio_free=0)[1] == 0.5
+    assert _both_lose(900_000.0)[1] == 0.5

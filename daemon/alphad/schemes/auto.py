@@ -46,7 +46,9 @@ traffic moves.
   released when it turns busy.) There, between ``gate`` and
   ``share_interval``, where a raise reaches the whole class, the per-class
   test counts every queue of the class, long-flow ones too, and a queue is
-  idle on its own below ``burst_util`` (not ``idle_util_q``): in (b) under DT
+  idle on its own below ``burst_util`` (not ``idle_util_q``), judged on the
+  interval's own rate (not on ``loss_tau``'s mean, which kept the web flows of the
+  phase before on a new burst class for 2-3 intervals): in (b) under DT
   the incast queues that drop average 4-7% of line rate over the last 100 ms,
   the web-search queues that drop 15-54%. (``burst_frac`` > 0 also asks the
   queue to have dropped that share of its bytes: an incast drops 10-25% of
@@ -77,7 +79,10 @@ traffic moves.
   S < alpha (B - Q_others - S), so it needed S / (B - Q_others - S), times
   ``margin`` (the transient bound behind FB Eq. 8 for a burst rate far above
   line rate), rounded up to 2^k. Disproportionate loss is the gate: when all
-  classes lose alike, raising one only moves the loss. Between ``gate`` and
+  classes lose alike, raising one only moves the loss — unless, between ``gate``
+  and ``share_interval``, ``ratio_free`` of the buffer was free at the pool's peak:
+  a class dropping on idle queues then is held back by its own threshold (in (c)'s
+  phase 1 the light bursts lose no more than the web flows beside them). Between ``gate`` and
   ``share_interval`` a raise also needs ``room``: that share of the buffer
   free at the pool's peak. With the pool full no alpha admits more; the class
   is crowded out (often by a raised class holding the buffer), not short of
@@ -91,7 +96,13 @@ traffic moves.
   class that has been busy (utilisation above ``idle_util`` now, and not
   dropping on idle queues) for ``release`` seconds (at least 2.5 intervals)
   carries sustained traffic now, which a raise would only let hog the buffer:
-  it goes back to alpha_p, and is raised again at its next burst.
+  it goes back to alpha_p, and is raised again at its next burst. Between ``gate``
+  and ``share_interval`` a raised class is calm up to ``calm_util`` (an incast class
+  of (c)'s phase 3 keeps a queue at 10-12% of line rate), and one that sends at
+  ``hog_util`` or more now, with the pool full at its peak (``room``) while another
+  class drops, goes back at once — the class that carried the bursts carries
+  web-search now and fills the buffer at 16x — and the full pool it caused does not
+  hold back the other class's raise.
 * **donors** — a class at ``alpha_cap`` that still drops is out of room, not
   of alpha: the long-flow queues (of every class) halve, once per
   ``step_gap``, never below alpha_p * 2^-max_cut (the operator's floor, in the
@@ -142,7 +153,6 @@ traffic moves.
 from __future__ import annotations
 
 import math
-from collections import deque
 from collections.abc import Mapping
 from typing import Any
 
@@ -150,6 +160,8 @@ import numpy as np
 
 from alphad.estimate import Estimates
 from alphad.schemes._base import SchemeContext, numeric_params, register
+from alphad.schemes._window import SlidingMax
+from alphad.schemes.burst import burst_alpha
 
 DEFAULTS: dict[str, float] = {
     "hold": 0.5,  # s without loss before a raised class comes down
@@ -185,40 +197,17 @@ DEFAULTS: dict[str, float] = {
     "headroom_free_long": 0.5,  # ... above gate, where the pool's peak spans the bursts
     "lift": 1.0,  # levels the classes not raised go up while one is (above gate)
     "stale": 3.0,  # intervals after which telemetry is stale
+    "hog_util": 0.25,  # (strict) a raised class this busy now, on a pool without room,
+    # while another class drops, goes back to alpha_p at once (0: never)
+    "ratio_free": 0.2,  # (strict) a class dropping on idle queues with this share of the
+    # buffer free at the pool's peak needs no disproportionate loss (0: always needs it)
+    "calm_util": 0.2,  # (strict) a raised class sending at most this is calm
 }
-
-
-def burst_alpha(S: np.ndarray, free: np.ndarray, margin: float) -> np.ndarray:
-    """alpha that admits a burst of S beside occupancy B - free: S / (free - S)."""
-    room = free - S * margin
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(room > 0, S * margin / np.maximum(room, 1e-9), np.inf)
 
 
 def held_alpha(wm: np.ndarray, free: float) -> np.ndarray:
     """alpha that admitted a peak of wm with the pool at its peak: w / (B - Q_peak)."""
     return wm / max(free, 1.0)
-
-
-class SlidingMax:
-    """Per-class maximum over the last ``window`` seconds (monotonic queues: O(1)
-    amortised per interval, however many intervals the window spans)."""
-
-    def __init__(self, n: int, window: float) -> None:
-        self.window = window
-        self.q: list[deque[tuple[float, float]]] = [deque() for _ in range(n)]
-
-    def push(self, t: float, v: np.ndarray) -> np.ndarray:
-        out = np.empty(len(self.q))
-        for c, q in enumerate(self.q):
-            x = float(v[c])
-            while q and q[-1][1] <= x:
-                q.pop()
-            q.append((t, x))
-            while t - q[0][0] > self.window:
-                q.popleft()
-            out[c] = q[0][1]
-        return out
 
 
 def loss_fraction(dropped: np.ndarray, sent: np.ndarray, min_bytes: float) -> np.ndarray:
@@ -355,7 +344,7 @@ class Auto:
         # that also carries a few long-lived flows still bursts on its idle queues.
         d_now = self._per_class(est.drop_delta, other)
         if self.strict:  # a queue carrying web flows is busier than one between bursts
-            idle_q = (self.U <= p["burst_util"]) & (
+            idle_q = (rate <= p["burst_util"]) & (
                 est.drop_delta >= p["burst_frac"] * (est.drop_delta + est.tx_delta))
         else:
             idle_q = self.U_gate <= p["idle_util_q"]
@@ -363,7 +352,8 @@ class Auto:
         burst_drops = (d_now > 0) & (d_idle >= p["idle_share"] * d_now) & self.per_queue
         bursty = idle | burst_drops
         # Calm now (no idle_window): what keeps a raise; busy for `release` ends it.
-        self.last_calm[(u_now <= p["idle_util"]) | burst_drops] = t
+        calm_util = p["calm_util" if self.strict else "idle_util"]
+        self.last_calm[(u_now <= calm_util) | burst_drops] = t
         dropping = bursty & (d_now > 0)
         # Classes alike: when three or more classes, most of those carrying traffic, have
         # dropped on otherwise idle queues within alike_window, the bursts are everywhere
@@ -376,7 +366,10 @@ class Auto:
             self.level[:] = 0
         else:
             self.common = 0.0
-        lossy = dropping & (L >= p["loss_min"]) & (L >= p["loss_ratio"] * L_rest) & (not alike)
+        disprop = L >= p["loss_ratio"] * L_rest
+        if self.strict and p["ratio_free"] > 0 and est.free >= p["ratio_free"] * self.B:
+            disprop |= burst_drops  # with room, held back by its own threshold: raise it
+        lossy = dropping & (L >= p["loss_min"]) & disprop & (not alike)
         self.last_lossy[lossy] = t
 
         # Raise: to the alpha the burst needed, at least one power of two, per step_gap.
@@ -389,6 +382,15 @@ class Auto:
         # at its peak no alpha admits more; the class is crowded out (often by a raised
         # class holding the buffer), not short of alpha, and a raise would let it crowd back.
         room = not self.strict or est.free >= p["room"] * B
+        if self.strict and p["hog_util"] > 0 and not room:
+            # A raised class busy now, filling the pool while another class drops, carries
+            # sustained traffic: back to alpha_p at once, and the pool it filled is no
+            # reason to hold back the others' raise.
+            hog = ((self.level > 0) & ~burst_drops & (d_now.sum() - d_now > 0)
+                   & (self._per_class_max(rate, other) >= p["hog_util"]))
+            if hog.any():
+                self.level[hog] = 0
+                room = True
         ready = lossy & (t - self.last_raise >= self.step_gap) & room
         capped = lossy & (self.level >= self.max_level)
         up = ready & (self.level < self.max_level)
