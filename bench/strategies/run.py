@@ -55,13 +55,17 @@ def sim_hash() -> str:
     return h.hexdigest()[:12]
 
 
+def code_files() -> list[Path]:
+    """The controller's source files (CODE), in hashing order."""
+    root = REPO / "daemon" / "alphad"
+    return [f for pat in CODE for f in sorted(root.glob(pat))]
+
+
 def code_hash() -> str:
     """The controller's identity: what co-simulated (alphad) runs also depend on."""
     h = hashlib.sha256(sim_hash().encode())
-    root = REPO / "daemon" / "alphad"
-    for pat in CODE:
-        for f in sorted(root.glob(pat)):
-            h.update(f.read_bytes())
+    for f in code_files():
+        h.update(f.read_bytes())
     return h.hexdigest()[:12]
 
 

@@ -141,11 +141,9 @@ def cache_dir(root: Path) -> Path:
     and the scheme above."""
     h = hashlib.sha256((bench.sim_hash() + inspect.getsource(Schedule)
                         + inspect.getsource(make) + inspect.getsource(spec)).encode())
-    code = bench.REPO / "daemon" / "alphad"
-    for pat in bench.CODE:
-        for f in sorted(code.glob(pat)):
-            if f.parent.name != "schemes" or f.name == "_base.py":
-                h.update(f.read_bytes())
+    for f in bench.code_files():
+        if f.parent.name != "schemes" or f.name == "_base.py":
+            h.update(f.read_bytes())
     return root / f"schedule-{h.hexdigest()[:12]}"
 
 
