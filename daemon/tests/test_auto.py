@@ -623,3 +623,26 @@ def test_at_100ms_a_burst_class_needs_no_disproportionate_loss_when_the_pool_has
     assert _both_lose(500_000.0)[1] > 0.5
     assert _both_lose(500_000.0, ratio_free=0)[1] == 0.5
     assert _both_lose(900_000.0)[1] == 0.5
+
+
+def _heavy_drops_on_a_busy_queue(drop_share: float, **params: float) -> list[float]:
+    """Class b's queue b0 sends at 60% of line rate and drops drop_share of its bytes in
+    one interval (after a quiet one) — an incast beside the web flows of the phase
+    before, on an uplink — while class a sends without a drop. The alphas after it."""
+    step = _two_classes_at_100ms(**params)
+    sent = int(0.6 * LINE)
+    drops = int(drop_share / (1 - drop_share) * sent)
+    step(0.1, [10_000] * 4, [0] * 4, [0.0] * 4, 0.0)  # the interval before: quiet
+    return step(0.2, [200_000, sent, 200_000, 10_000], [0, drops, 0, 0],
+                [50_000.0, 300_000.0, 40_000.0, 0.0], 600_000.0)
+
+
+def test_at_100ms_a_queue_that_drops_a_burst_share_of_its_bytes_bursts_however_busy() -> None:
+    """At the start of (c)'s phase 3 the incast responses drop on uplink queues that still
+    carry the web flows of phase 2 (50-80% of line rate, 5-11% of their bytes dropped):
+    busy, so not idle on their own, and the class was raised an interval late. A queue
+    that drops heavy_frac (5%) of its bytes is bursting however busy it is; web flows
+    drop 0.3-3%."""
+    assert _heavy_drops_on_a_busy_queue(0.08)[1] == 16.0
+    assert _heavy_drops_on_a_busy_queue(0.08, heavy_frac=0)[1] == 0.5
+    assert _heavy_drops_on_a_busy_queue(0.02)[1] == 0.5

@@ -52,7 +52,10 @@ traffic moves.
   the incast queues that drop average 4-7% of line rate over the last 100 ms,
   the web-search queues that drop 15-54%. (``burst_frac`` > 0 also asks the
   queue to have dropped that share of its bytes: an incast drops 10-25% of
-  what it brings, a web flow 0.3-3%, but light incasts no more than web flows.)
+  what it brings, a web flow 0.3-3%, but light incasts no more than web flows.) A queue
+  that drops ``heavy_frac`` of its bytes in the interval bursts however busy it is: at
+  (c)'s phase 3 the incast responses drop 5-11% of the bytes of uplink queues that still
+  carry phase 2's web flows at 50-80% of line rate, and were counted an interval late.
 * **alike** — when three or more classes, more than ``alike`` of those
   carrying traffic, have dropped on idle queues within ``alike_window``, the
   bursts are everywhere (ABM §4.4's mix spread over all queues): nothing to
@@ -202,6 +205,7 @@ DEFAULTS: dict[str, float] = {
     "ratio_free": 0.2,  # (strict) a class dropping on idle queues with this share of the
     # buffer free at the pool's peak needs no disproportionate loss (0: always needs it)
     "calm_util": 0.2,  # (strict) a raised class sending at most this is calm
+    "heavy_frac": 0.05,  # (strict) a queue dropping this share of its bytes bursts (0: off)
 }
 
 
@@ -344,8 +348,10 @@ class Auto:
         # that also carries a few long-lived flows still bursts on its idle queues.
         d_now = self._per_class(est.drop_delta, other)
         if self.strict:  # a queue carrying web flows is busier than one between bursts
-            idle_q = (rate <= p["burst_util"]) & (
-                est.drop_delta >= p["burst_frac"] * (est.drop_delta + est.tx_delta))
+            lost = est.drop_delta / np.maximum(est.drop_delta + est.tx_delta, 1.0)
+            idle_q = ((rate <= p["burst_util"]) & (lost >= p["burst_frac"])) | (
+                (p["heavy_frac"] > 0) & (lost >= p["heavy_frac"])
+                & (est.drop_delta >= p["min_bytes"]))  # a burst share of its bytes lost
         else:
             idle_q = self.U_gate <= p["idle_util_q"]
         d_idle = self._per_class(est.drop_delta, other & idle_q)
