@@ -30,6 +30,10 @@ its own phase for a better start of the next (the compromise a controller would 
 hold all along, since it cannot see a phase change coming). It knows the phase sequence
 in advance and picks on the seeds it is scored on, so it is optimistic. --wide adds
 alphas 1/16 and 16 to the grid (33 more runs with --seeds 1,2,3).
+
+--first PHASE prints what that phase's first 100 ms costs under every static setting
+from 1/4 to 16: the interval a controller fed 100 ms telemetry spends on the alphas it
+held before the phase (49 runs per seed, those of `schedule.py --fine`).
 """
 
 from __future__ import annotations
@@ -89,6 +93,9 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--wide", action="store_true",
                     help="the joint oracle also over alphas 1/16 and 16 (with --seeds)")
+    ap.add_argument("--first", type=int, default=None, metavar="PHASE",
+                    help="with --seeds: queries of that phase's first interval (0.1 s) that "
+                         "time out twice, under every static 2^k setting from 1/4 to 16")
     ap.add_argument("--holdout", default="",
                     help="seeds on which to replay the joint oracle's sequences (runs the "
                          "settings they use): how much of its reading is hindsight")
@@ -96,6 +103,8 @@ def main() -> int:
     seeds = [int(x) for x in args.seeds.split(",")]
     root = bench.REPO / "build" / "strategies-cache"
     grid, wide = grids()
+    if args.first is not None:
+        return first_interval(root, args.first, seeds, args.workers)
     if args.wide and seeds != [bench.TUNE_SEED]:
         grid += wide
     if seeds == [bench.TUNE_SEED]:
@@ -321,6 +330,40 @@ def lagged_oracle(runs: dict[tuple[float, float], list[tuple[np.ndarray, ...]]],
         prev = hold if generous else pick[k - 1] if k else OPERATOR
         out[mk] = runs[prev][i][0][mk]
     return out
+
+
+def twice_in(runs: list[tuple[np.ndarray, ...]], phase: int, lo: float, hi: float) -> int:
+    """Queries that time out twice among those starting lo..hi s into `phase`, summed
+    over the runs' (QCT, phase, seconds into it)."""
+    return sum(int(((q >= TWICE_MS) & (ph == phase) & (into >= lo) & (into < hi)).sum())
+               for q, ph, into in runs)
+
+
+def first_interval(root: Path, phase: int, seeds: list[int], workers: int | None,
+                   tick: float = 0.1) -> int:
+    """What a phase's first interval costs a controller fed telemetry every `tick` s: it
+    runs on the alphas held before the phase. Queries starting in the phase's first
+    `tick` s that time out twice, summed over the seeds, under every static setting
+    (class 0's alpha per row, class 1's per column), and `auto`'s at that interval."""
+    ks = bench.pow2(list(range(-2, 5)))
+    paths = static_runs(root, list(itertools.product(ks, ks)), seeds, workers)
+
+    def count(ps: list[Path], lo: float, hi: float) -> int:
+        return twice_in([qcts(p) for p in ps], phase, lo, hi)
+
+    print(f"seeds {','.join(map(str, seeds))}: queries of phase {phase}'s first {tick:g} s "
+          "timed out twice, by the static alphas (class 0 down, class 1 across)\n")
+    print("| class 0 \\ class 1 | " + " | ".join(fmt((k,))[1:-1] for k in ks) + " |")
+    print("|---|" + "---|" * len(ks))
+    for a in ks:
+        print(f"| {fmt((a,))[1:-1]} | "
+              + " | ".join(str(count(paths[(a, b)], 0.0, tick)) for b in ks) + " |")
+    ctl = [root / bench.code_hash() / bench.alphad(bench.scen_c(s, 8.0), "auto", tick,
+                                                      OPERATOR).key() for s in seeds]
+    if all((p / "summary.json").exists() for p in ctl):
+        print(f"\nauto@{tick * 1e3:g}ms: {count(ctl, 0.0, tick)} in the first {tick:g} s, "
+              f"{count(ctl, tick, 2 * tick)} in the next, {count(ctl, 0.0, PHASE_S)} in the phase")
+    return 0
 
 
 def per_phase(sim_cache: Path, seeds: tuple[int, ...] = (1, 2, 3)) -> None:

@@ -5,7 +5,9 @@ in scenario (c) (which class bursts and which carries web-search changes every 2
 
 Co-simulates one run with the scheme wrapped so that every interval's alpha per class
 (the highest over the leaf's non-long-flow queues) is kept, and plots it over the
-phases: bench/results/strategies-trace.png (+ .json).
+phases at the sample time it was computed from, in force from then on (the first sample
+is the counters' baseline, so the first alpha comes one interval in):
+bench/results/strategies-trace.png (+ .json).
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ def main() -> int:
             out = inner(est)
             if leaf:
                 per = inner._per_class_max(out, inner.managed)
-                trace.append({"t": inner.t, "switch": id(inner), "alpha": per.tolist(),
+                trace.append({"t": est.sample.t, "switch": id(inner), "alpha": per.tolist(),
                               "cut": inner.cut})
             return out
 

@@ -82,3 +82,18 @@ def test_joint_oracle_gives_up_a_phase_for_the_next_ones_start() -> None:
     seq, p99s, twice = bound.joint_oracle(runs, [A, B, C], 1, 0.1)
     assert seq[:3] == (C, C, C) and seq[3] in (B, C)
     assert twice == 0.0 and p99s[0] <= 3.0
+
+
+def test_a_phase_first_interval_counts_its_double_timeouts_only() -> None:
+    """--first: the queries of one phase that start inside the window and wait for two
+    timeouts (>= 25 ms), summed over the seeds; one timeout (10-25 ms), a query of
+    another phase, or one after the window does not count."""
+    qct = np.array([31.0, 12.0, 31.0, 40.0, 31.0, 2.0, 31.0, 31.0])
+    ph = np.array([3, 3, 3, 2, 3, 3, 3, 1])
+    into = np.array([0.0, 0.05, 0.099, 0.05, 0.1, 0.05, 0.5, 0.05])
+    seed = (qct, ph, into)
+    assert bound.twice_in([seed], 3, 0.0, 0.1) == 2
+    assert bound.twice_in([seed, seed], 3, 0.0, 0.1) == 4
+    assert bound.twice_in([seed], 3, 0.1, 0.2) == 1
+    assert bound.twice_in([seed], 3, 0.0, bound.PHASE_S) == 4
+    assert bound.twice_in([seed], 2, 0.0, 0.1) == 1
