@@ -135,7 +135,7 @@ def test_lossy_burst_class_is_boosted_then_stale_telemetry_returns_operator_alph
     assert last[1] == 16.0 and last[0] == 0.5  # at the cap
     last = burst_after_a_pause()
     # Dropping at the cap: a's queues are not long flows, so they keep the operator's alpha
-    # (cutting other classes' short flows below alpha_p is what made v4 worse than DT).
+    # (cutting other classes' short flows below alpha_p would make them worse than DT).
     assert last[1] == 16.0 and last[0] == 0.5 and last[2] == 0.5
     e = est.update(make_sample(topo, t + 0.2, alpha=cl.alpha_q()))  # 20 intervals of silence
     assert sch(e).tolist() == cl.alpha_q().tolist()
@@ -324,12 +324,12 @@ def test_a_raise_reaches_only_the_idle_queues_of_a_burst_class() -> None:
     # the per-queue tests are off.
     topo = make_topology(1, 1)
     s100 = _auto(topo, [("a", [0], 0.5, None)], interval=0.1)[2]
-    assert s100.per_queue and not s100.gated and s100.strict  # v8's tests: 100 ms only
+    assert s100.per_queue and not s100.gated and s100.strict  # the stricter tests: 100 ms only
     assert s100.long_tau == pytest.approx(0.25)  # long flows: 2.5 intervals of busy
     assert _auto(topo, [("a", [0], 0.5, None)], interval=0.1, gate=0.1)[2].gated
     s1 = _auto(topo, [("a", [0], 0.5, None)], interval=1.0, gate=1.0)[2]
     assert not s1.per_queue and not s1.gated and not s1.strict
-    assert s1.long_tau == 0.02  # at 1 s as in v7
+    assert s1.long_tau == 0.02  # at 1 s: the short window, as at 10 ms
     s10 = _auto(topo, [("a", [0], 0.5, None)], interval=0.01)[2]
     assert s10.gated and not s10.strict and s10.long_tau == 0.02
 
@@ -418,7 +418,7 @@ def test_at_100ms_only_drops_of_a_burst_raise_a_class() -> None:
     assert _drops_on_a_quiet_queue(0.3)[1] > 0.5  # the burst: raised
     # the web flow at 15%: not raised (headroom aside, below)
     assert _drops_on_a_quiet_queue(0.01, headroom=0)[1] == 0.5
-    assert _drops_on_a_quiet_queue(0.01, burst_util=0.2, headroom=0)[1] > 0.5  # (v7's 20%)
+    assert _drops_on_a_quiet_queue(0.01, burst_util=0.2, headroom=0)[1] > 0.5  # 20%: a burst
     assert _drops_on_a_quiet_queue(0.01, burst_util=0.2, burst_frac=0.05, headroom=0)[1] == 0.5
     # With the pool full at its peak (3% free), no alpha admits more: no raise.
     assert _drops_on_a_quiet_queue(0.3, pool=970_000.0)[1] == 0.5
