@@ -207,10 +207,10 @@ def _report(daemon, backend, cfg, args) -> None:  # type: ignore[no-untyped-def]
     print(f"alphad: {st.intervals} intervals, {st.overruns} overruns, {st.writes} alpha writes "
           f"({st.write_errors} failed), restored={'yes' if st.restored else 'NO'} "
           f"in {st.restore_seconds * 1e3:.1f} ms", file=sys.stderr)
-    if cfg.backend_type == "vasic" and not args.no_summary:
-        from alphad.summary import vasic_summary
+    if not args.no_summary:
+        from alphad.backends import exit_summary
 
-        vasic_summary(daemon, backend, compare_dt=cfg.backend.compare_dt)
+        exit_summary(daemon, backend, cfg.backend)
 
 
 def cmd_restore(args: argparse.Namespace) -> int:

@@ -2,12 +2,10 @@
 
 The switch's identity comes from the backend configuration, before the backend is
 opened (opening a sonic or gnmi backend reconciles a leftover journal, which must
-never happen under a running daemon):
-
-- ``sai``: the real path of the libsai (one ASIC per library on a host);
-- ``sonic``: the Redis instance and CONFIG_DB id (after ``database_config.json``);
-- ``gnmi``: the target's host:port;
-- ``vasic`` and ``sim``: none, each process runs a switch of its own.
+never happen under a running daemon); each backend's module names it
+(``switch_identity``): the real path of the libsai for ``sai`` (one ASIC per library
+on a host), the Redis instance and CONFIG_DB id for ``sonic``, the target's host:port
+for ``gnmi``, none for ``vasic`` and ``sim`` (each process runs a switch of its own).
 
 The kernel drops an flock when its holder dies (SIGKILL, crash), so a restarted
 daemon never finds a stale lock. The lock directory is ``lock_dir`` of the
@@ -41,33 +39,11 @@ class LockError(Exception):
 
 
 def switch_identity(backend_cfg: Any) -> str | None:
-    """A string naming the switch a backend configuration reaches; None: no shared switch."""
-    t = getattr(backend_cfg, "type", None)
-    if t == "sai":
-        return f"sai:{os.path.realpath(backend_cfg.libsai)}"
-    if t == "sonic":
-        from alphad.backends.sonic import resolve_layout
-        from alphad.sonic.db import LayoutError
+    """A string naming the switch a backend configuration reaches (the backend's
+    ``switch_identity``, :mod:`alphad.backends`); None: no shared switch."""
+    from alphad.backends import switch_identity as identity
 
-        try:
-            db = resolve_layout(backend_cfg)["CONFIG_DB"]
-        except (LayoutError, KeyError):
-            db = None
-        if db is None:  # the backend will refuse the layout with a clear message
-            return f"sonic:{backend_cfg.redis or backend_cfg.database_config}"
-        a = db.address
-        where = (f"unix:{os.path.realpath(a.unix_socket)}" if a.unix_socket
-                 else f"tcp:{_host(a.host)}:{a.port}")
-        return f"sonic:{where}/{db.id}"
-    if t == "gnmi":
-        host, _, port = str(backend_cfg.address).rpartition(":")
-        return f"gnmi:{_host(host.strip('[]'))}:{port}"
-    return None
-
-
-def _host(h: str) -> str:
-    h = h.lower()
-    return "127.0.0.1" if h in ("localhost", "::1", "ip6-localhost") else h
+    return identity(backend_cfg)
 
 
 def default_lock_dir() -> Path:

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 if TYPE_CHECKING:
-    from alphad.backends.sai import VasicBackend
     from alphad.loop import Daemon
 
 __all__ = ["Outcome", "replay_static", "vasic_summary"]
@@ -41,11 +39,22 @@ class Outcome:
         return self.greedy_delivered * 8 / self.model_seconds / 1e9 if self.model_seconds else 0.0
 
 
-def replay_static(scenario: Path, model_ns: int, libsai: str | None = None) -> Outcome:
-    """Run the scenario for ``model_ns`` under its own static DT configuration."""
-    from alphad.backends.sai import VasicBackend
+class TrafficModel(Protocol):
+    """A backend whose traffic is a model it counts (the virtual ASIC)."""
 
-    be = VasicBackend(scenario, clock="manual", libsai=libsai)
+    def totals(self) -> dict[str, Any]: ...
+
+    def advance(self, seconds: float) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def replay_static(backend_cfg: Any, model_ns: int) -> Outcome:
+    """Run the backend's scenario for ``model_ns`` under its own static DT configuration,
+    on a manual clock (a backend of the same configuration, opened by the registry)."""
+    from alphad.backends import open_backend
+
+    be: Any = open_backend(backend_cfg.model_copy(update={"clock": "manual"}))
     try:
         be.advance(model_ns * 1e-9)
         return Outcome.from_totals(be.totals())
@@ -53,13 +62,14 @@ def replay_static(scenario: Path, model_ns: int, libsai: str | None = None) -> O
         be.close()
 
 
-def vasic_summary(daemon: Daemon, backend: VasicBackend, compare_dt: bool = True,
+def vasic_summary(daemon: Daemon, backend: TrafficModel, backend_cfg: Any,
                   out: TextIO = sys.stdout) -> tuple[Outcome, Outcome | None]:
-    """Print and return (alphad outcome, static-DT outcome). Closes ``backend``."""
+    """Print and return (alphad outcome, static-DT outcome); the second only when
+    ``backend_cfg.compare_dt``. Closes ``backend``."""
     live = Outcome.from_totals(backend.totals())
     backend.close()  # one virtual switch per process: release it before the replay
-    base = replay_static(backend.scenario, round(live.model_seconds * 1e9), backend.libsai) \
-        if compare_dt else None
+    base = replay_static(backend_cfg, round(live.model_seconds * 1e9)) \
+        if backend_cfg.compare_dt else None
     w = out.write
     w(f"\nSummary: {live.model_seconds:.2f} s of traffic, {live.bursts} incast bursts, "
       f"scheme {daemon.controller.scheme_name} every {daemon.interval * 1e3:g} ms\n")

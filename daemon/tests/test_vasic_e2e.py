@@ -71,7 +71,7 @@ def test_abm_cuts_incast_drops_against_static_dt(tmp_path: Path) -> None:
         assert profile_count(be._vasic) == 1
     finally:
         be.close()
-    base = replay_static(cfg.backend.scenario, live["model_ns"])
+    base = replay_static(cfg.backend, live["model_ns"])
     assert live["incast_offered_bytes"] == base.incast_offered > 0  # same traffic
     assert live["incast_dropped_bytes"] < 0.5 * base.incast_dropped
     # Long flows keep their throughput (open-loop sources: within 2%).

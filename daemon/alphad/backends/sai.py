@@ -4,17 +4,22 @@ libalphad-sai. The shim owns per-queue profile cloning and exact restore."""
 from __future__ import annotations
 
 import ctypes as C
+import os
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import numpy as np
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from alphad.backends import _saishim as shim
-from alphad.backends.base import FatalBackendError, TransientBackendError, resolve_path
+from alphad.backends.base import ConfigPath, FatalBackendError, TransientBackendError
 from alphad.model import Changes, Sample, Topology
 
-__all__ = ["CONFIGS", "SaiBackend", "SaiConfig", "VasicBackend", "VasicConfig", "open_backend"]
+if TYPE_CHECKING:
+    from alphad.loop import Daemon
+
+__all__ = ["CONFIGS", "SaiBackend", "SaiConfig", "VasicBackend", "VasicConfig", "exit_summary",
+           "open_backend", "switch_identity"]
 
 
 def _must_exist(p: Path) -> Path:
@@ -23,9 +28,7 @@ def _must_exist(p: Path) -> Path:
     return p
 
 
-ConfigPath = Annotated[Path, BeforeValidator(lambda v, info: resolve_path(v, info))]
-ExistingPath = Annotated[Path, BeforeValidator(lambda v, info: resolve_path(v, info)),
-                         AfterValidator(_must_exist)]
+ExistingPath = Annotated[ConfigPath, AfterValidator(_must_exist)]
 
 
 class _Base(BaseModel):
@@ -179,3 +182,17 @@ def open_backend(cfg: Any) -> SaiBackend:
         return VasicBackend(cfg.scenario, cfg.clock, str(cfg.libsai) if cfg.libsai else None,
                             shim_path)
     return SaiBackend(str(cfg.libsai), dict(cfg.profile), shim_path)
+
+
+def switch_identity(cfg: Any) -> str | None:
+    """sai: the real path of the libsai (one ASIC per library on a host); vasic: none,
+    each process runs a virtual ASIC of its own."""
+    return f"sai:{os.path.realpath(cfg.libsai)}" if cfg.type == "sai" else None
+
+
+def exit_summary(daemon: Daemon, backend: Any, cfg: Any) -> None:
+    """vasic: alphad against static DT on the same traffic (:mod:`alphad.summary`)."""
+    if cfg.type == "vasic":
+        from alphad.summary import vasic_summary
+
+        vasic_summary(daemon, backend, cfg)

@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import IO, Annotated, Any, Literal
 
 import numpy as np
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
-from alphad.backends.base import FatalBackendError, TransientBackendError, resolve_path
+from alphad.backends.base import ConfigPath, FatalBackendError, TransientBackendError
 from alphad.model import Changes, Sample, Topology
 
 __all__ = [
@@ -39,13 +39,12 @@ __all__ = [
     "cosimulate",
     "find_program",
     "open_backend",
+    "switch_identity",
 ]
 
 PROTOCOL = "alphad-ns3-cosim"
 VERSION = 1
 _ROWS = ("wm", "len", "txb", "txp", "drb", "drp", "alpha")
-
-ConfigPath = Annotated[Path, BeforeValidator(lambda v, info: resolve_path(v, info))]
 
 
 class SimBackendConfig(BaseModel):
@@ -347,6 +346,11 @@ def open_backend(cfg: SimBackendConfig) -> SimBackend:
     session = CosimSession(argv, stderr=log if log else subprocess.DEVNULL,
                            expose_occupancy=cfg.expose_occupancy)
     return SimBackend(session, cfg.switch, own_session=True)
+
+
+def switch_identity(cfg: SimBackendConfig) -> None:
+    """None: every daemon starts a simulation of its own."""
+    return None
 
 
 def cosimulate(session: CosimSession, controllers: dict[str, Any]) -> CosimStats:

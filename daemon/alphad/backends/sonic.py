@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,9 +21,15 @@ from typing import Annotated, Any, Literal
 
 import numpy as np
 import redis
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from alphad.backends.base import FatalBackendError, TransientBackendError, resolve_path
+from alphad.backends.base import (
+    ConfigPath,
+    FatalBackendError,
+    TransientBackendError,
+    check_pow2,
+    host_key,
+)
 from alphad.config import Duration
 from alphad.model import Changes, Sample, Topology
 from alphad.sonic import db as sdb
@@ -38,11 +45,9 @@ from alphad.sonic.counters import CounterReader
 from alphad.sonic.discover import Discovery, DiscoveryError, discover
 from alphad.sonic.journal import Journal, JournalError
 
-__all__ = ["CONFIGS", "SonicBackend", "SonicConfig", "open_backend"]
+__all__ = ["CONFIGS", "SonicBackend", "SonicConfig", "open_backend", "switch_identity"]
 
 log = logging.getLogger("alphad.sonic")
-
-ConfigPath = Annotated[Path, BeforeValidator(lambda v, info: resolve_path(v, info))]
 
 POLL_MIN_MS = 100  # sonic-flex_counter.yang: poll_interval range 100..4294967295 (ms)
 POLL_MAX_MS = 4294967295
@@ -258,19 +263,8 @@ class SonicBackend:
     def apply(self, changes: Changes) -> None:
         if not len(changes):
             return
-        if changes.k is None:
-            raise FatalBackendError("SONiC takes alpha = 2^dynamic_th only; set quantize.mode: "
-                                    "pow2", backend=self.name, op="apply")
+        idx, ks = check_pow2(changes, self.topo, self._qkeys, backend=self.name, switch="SONiC")
         self._ensure("apply")
-        idx = np.asarray(changes.idx)
-        ks = np.asarray(changes.k).astype(np.int64)
-        if ks.min() < -8 or ks.max() > 7:
-            raise FatalBackendError("dynamic_th outside -8..7", backend=self.name, op="apply")
-        managed = self.topo.managed
-        if managed is not None and not managed[idx].all():
-            bad = [self._qkeys[i] for i in idx.tolist() if not managed[i]]
-            raise FatalBackendError(f"refusing to change unmanaged (lossless) queues {bad[:4]}",
-                                    backend=self.name, op="apply")
         il, kl = idx.tolist(), ks.tolist()
         cloned = self.act.cloned
         with self._guard("apply"):
@@ -309,3 +303,17 @@ class SonicBackend:
 
 def open_backend(cfg: Any) -> SonicBackend:
     return SonicBackend(cfg)
+
+
+def switch_identity(cfg: SonicConfig) -> str:
+    """The Redis instance and CONFIG_DB id (after ``database_config.json``)."""
+    try:
+        db = resolve_layout(cfg)["CONFIG_DB"]
+    except (sdb.LayoutError, KeyError):
+        db = None
+    if db is None:  # the backend will refuse the layout with a clear message
+        return f"sonic:{cfg.redis or cfg.database_config}"
+    a = db.address
+    where = (f"unix:{os.path.realpath(a.unix_socket)}" if a.unix_socket
+             else f"tcp:{host_key(a.host)}:{a.port}")
+    return f"sonic:{where}/{db.id}"

@@ -1,4 +1,4 @@
-"""The ``gnmi`` backend (configuration: :mod:`alphad.backends.gnmi`). See that module
+"""The ``gnmi`` backend (configuration: :mod:`alphad.gnmi.config`). See :mod:`alphad.backends.gnmi`
 and docs/gnmi.md for what it does."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from typing import Any
 import grpc
 import numpy as np
 
-from alphad.backends.base import FatalBackendError, TransientBackendError
-from alphad.backends.gnmi import GnmiConfig
+from alphad.backends.base import FatalBackendError, TransientBackendError, check_pow2
 from alphad.gnmi.channel import Connection, GnmiCallError, TargetSpec
+from alphad.gnmi.config import GnmiConfig
 from alphad.gnmi.proto import make_path, pb
 from alphad.gnmi.sonicdb import (
     OC_PREFIX,
@@ -25,7 +25,7 @@ from alphad.gnmi.sonicdb import (
 from alphad.gnmi.telemetry import QueueTable, TelemetryStream
 from alphad.model import Changes, Sample, Topology
 from alphad.sonic.actuate import FLEX_GROUPS, Actuator, clone_name
-from alphad.sonic.discover import CONFIG_TABLES, Discovery, DiscoveryError, _Discoverer
+from alphad.sonic.discover import CONFIG_TABLES, Discovery, DiscoveryError, discover_tables
 from alphad.sonic.journal import JournalError
 
 __all__ = ["GnmiBackend", "poll_ms", "target_spec"]
@@ -110,9 +110,9 @@ class GnmiBackend:
             raise DiscoveryError("COUNTERS_DB has no COUNTERS_QUEUE_NAME_MAP (is the QUEUE flex "
                                  "counter group enabled?)")
         host = meta.get("hostname", "switch") if isinstance(meta, dict) else "switch"
-        return _Discoverer(tables, {str(k): str(v) for k, v in qmap.items()},
-                           {str(k): str(v) for k, v in (pmap or {}).items()},
-                           self.cfg.pool).run(str(host))
+        return discover_tables(tables, {str(k): str(v) for k, v in qmap.items()},
+                               {str(k): str(v) for k, v in (pmap or {}).items()},
+                               self.cfg.pool, str(host))
 
     def _subscribe_request(self, pool_oid: str | None) -> Any:
         iv = int(self.cfg.sample_interval * 1e9)
@@ -192,18 +192,7 @@ class GnmiBackend:
     def apply(self, changes: Changes) -> None:
         if not len(changes):
             return
-        if changes.k is None:
-            raise FatalBackendError("gNMI takes alpha = 2^dynamic_th only; set quantize.mode: "
-                                    "pow2", backend=self.name, op="apply")
-        idx = np.asarray(changes.idx)
-        ks = np.asarray(changes.k).astype(np.int64)
-        if ks.min() < -8 or ks.max() > 7:
-            raise FatalBackendError("dynamic_th outside -8..7", backend=self.name, op="apply")
-        managed = self.topo.managed
-        if managed is not None and not managed[idx].all():
-            bad = [self._qkeys[i] for i in idx.tolist() if not managed[i]]
-            raise FatalBackendError(f"refusing to change unmanaged (lossless) queues {bad[:4]}",
-                                    backend=self.name, op="apply")
+        idx, ks = check_pow2(changes, self.topo, self._qkeys, backend=self.name, switch="gNMI")
         self._resync_if_needed("apply")
         items = [(*self._qkeys[i], k) for i, k in zip(idx.tolist(), ks.tolist(), strict=True)]
         sb = SetBuilder()

@@ -34,6 +34,7 @@ __all__ = [
     "QueueEntry",
     "QueueInfo",
     "discover",
+    "discover_tables",
     "read_table",
 ]
 
@@ -325,6 +326,14 @@ class _Discoverer:
 CONFIG_TABLES = ("PORT", "BUFFER_POOL", "BUFFER_PROFILE", "BUFFER_QUEUE", "PORT_QOS_MAP")
 
 
+def discover_tables(config_tables: dict[str, dict[str, dict[str, str]]],
+                    queue_map: dict[str, str], pool_map: dict[str, str], pool: str | None,
+                    hostname: str) -> Discovery:
+    """What alphad manages, from the CONFIG_DB tables (:data:`CONFIG_TABLES`) and the
+    COUNTERS_DB name maps already read (through gNMI, or by a switch of its own)."""
+    return _Discoverer(config_tables, queue_map, pool_map, pool).run(hostname)
+
+
 def discover(config_db: redis.Redis, counters_db: redis.Redis, config_sep: str = "|",
              pool: str | None = None) -> Discovery:
     """Read the switch's buffer configuration and build what alphad manages."""
@@ -337,4 +346,4 @@ def discover(config_db: redis.Redis, counters_db: redis.Redis, config_sep: str =
     if not qmap:
         raise DiscoveryError(f"COUNTERS_DB has no {QUEUE_NAME_MAP} (is the QUEUE flex counter "
                              "group enabled?)")
-    return _Discoverer(tables, qmap, pmap, pool).run(meta.get("hostname", "switch"))
+    return discover_tables(tables, qmap, pmap, pool, meta.get("hostname", "switch"))

@@ -33,7 +33,13 @@ import redis
 
 from alphad.gnmi.proto import Elem, pb, typed_to_python
 from alphad.sonic.actuate import Actuator, clone_name, restore_from
-from alphad.sonic.discover import CONFIG_TABLES, Discovery, DiscoveryError, _Discoverer, read_table
+from alphad.sonic.discover import (
+    CONFIG_TABLES,
+    Discovery,
+    DiscoveryError,
+    discover_tables,
+    read_table,
+)
 from alphad.sonic.journal import Journal, JournalError
 from alphad.sonic.keys import (
     DYNAMIC_TH_MAX,
@@ -272,7 +278,7 @@ class OcActuator:
         pmap = self.ctr.hgetall("COUNTERS_BUFFER_POOL_NAME_MAP")
         hostname = self.cfg.hget(f"DEVICE_METADATA{self.sep}localhost", "hostname") or "switch"
         try:
-            disc = _Discoverer(tables, qmap, pmap, None).run(hostname)
+            disc = discover_tables(tables, qmap, pmap, None, hostname)
         except DiscoveryError as e:
             raise GnmiError(grpc.StatusCode.FAILED_PRECONDITION, f"no queue to configure: {e}"
                             ) from None
