@@ -11,7 +11,6 @@ import pytest
 from conftest import make_sample
 
 from alphad.api import state_json
-from alphad.backends._vasic_ext import inject_fault, profile_count
 from alphad.backends.sai import VasicBackend
 from alphad.config import parse_config
 from alphad.controller import Controller, build_classes
@@ -23,6 +22,7 @@ from alphad.loop import Daemon
 from alphad.metrics import Metrics
 from alphad.model import Changes
 from alphad.quantize import Quantizer
+from alphad.sai.vasic import inject_fault, profile_count
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_SCN = ROOT / "configs" / "scenarios" / "default.scn"

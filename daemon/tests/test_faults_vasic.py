@@ -15,10 +15,10 @@ import pytest
 from _fault_support import Watched, alphad, run_alphad, stop, wait_running
 from test_failsafe import DEFAULT_SCN, alphas, vasic_config
 
-from alphad.backends._saishim import find_library
-from alphad.backends._vasic_ext import inject_fault, profile_count
 from alphad.backends.sai import VasicBackend
 from alphad.loop import Daemon
+from alphad.sai.shim import find_library
+from alphad.sai.vasic import inject_fault, profile_count
 
 FAULTS = ["get_stats", "set_profile", "create_profile", "remove_profile", "set_queue",
           "get_attr"]

@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 
 from alphad.backends import FatalBackendError
-from alphad.backends._vasic_ext import profile_count
 from alphad.backends.sai import VasicBackend
 from alphad.config import parse_config
 from alphad.loop import Daemon
 from alphad.metrics import Metrics
+from alphad.sai.vasic import profile_count
 from alphad.summary import replay_static
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from alphad.backends import _saishim as shim
+from alphad.sai import shim
 from alphad.sonic.keys import natural_key
 
 __all__ = ["AsicError", "SwitchShape", "VirtualAsic", "scenario_text", "switch_shape"]

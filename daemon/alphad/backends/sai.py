@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 import numpy as np
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from alphad.backends import _saishim as shim
 from alphad.backends.base import ConfigPath, FatalBackendError, TransientBackendError
 from alphad.model import Changes, Sample, Topology
+from alphad.sai import shim
 
 if TYPE_CHECKING:
     from alphad.loop import Daemon
@@ -171,7 +171,7 @@ class VasicBackend(SaiBackend):
 
     def totals(self) -> dict[str, Any]:
         """Traffic totals of the model (incast offered/dropped, long-flow delivered...)."""
-        from alphad.backends._vasic_ext import read_totals
+        from alphad.sai.vasic import read_totals
 
         return read_totals(self._vasic)
 
