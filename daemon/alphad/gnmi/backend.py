@@ -1,5 +1,5 @@
-"""The ``gnmi`` backend (configuration: :mod:`alphad.gnmi.config`). See :mod:`alphad.backends.gnmi`
-and docs/gnmi.md for what it does."""
+"""The ``gnmi`` backend's implementation (configuration: :mod:`alphad.gnmi.config`).
+See :mod:`alphad.backends.gnmi` and docs/gnmi.md for what it does."""
 
 from __future__ import annotations
 
