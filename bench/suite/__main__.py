@@ -1,0 +1,75 @@
+"""The scenario suite: ``python -m bench.suite {list,run,report}``.
+
+    python -m bench.suite list                       # the scenarios, their half, their traffic
+    python -m bench.suite run --half dev --configs abm,auto@100ms,auto@1s --statics
+    python -m bench.suite report                     # docs/evaluation.md and its plots
+
+``run`` always runs DT (every metric is paired with it). ``--scheduler tcp://host:8786``
+sends the runs to a Dask cluster whose workers share the cache directory
+(``$ALPHAD_SUITE_CACHE``) and this checkout at the same paths.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from bench.suite.scenarios import DISTRIBUTION, suite
+
+REPO = Path(__file__).resolve().parents[2]
+RESULTS = REPO / "bench" / "results" / "suite.json"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.suite", description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("list", help="print the scenarios")
+    r = sub.add_parser("run", help="run configs on scenarios (cached)")
+    r.add_argument("--half", default="dev",
+                   help="dev, eval, all, or scenario names (s03,s17)")
+    r.add_argument("--configs", default="",
+                   help="comma-separated: abm, scheme@100ms, scheme[k=v]@1s, static:B,O")
+    r.add_argument("--seeds", default="1,2")
+    r.add_argument("--statics", action="store_true",
+                   help="also search the expert's grid on the tuning seed (one-burst scenarios)")
+    r.add_argument("--chunk", type=int, default=4, help="scenarios per batch between saves")
+    r.add_argument("--workers", type=int, default=None)
+    r.add_argument("--scheduler", default=None, help="a Dask scheduler's address")
+    r.add_argument("--out", type=Path, default=RESULTS)
+    p = sub.add_parser("report", help="write docs/evaluation.md and its plots")
+    p.add_argument("--results", type=Path, default=RESULTS)
+    p.add_argument("--out", type=Path, default=REPO / "docs" / "evaluation.md")
+    a = ap.parse_args(argv)
+
+    if a.cmd == "list":
+        print("distribution:", DISTRIBUTION)
+        for s in suite():
+            print(f"{s.name} {s.half:4s} {s.describe()}")
+        return 0
+    if a.cmd == "run":
+        from bench.suite.campaign import Campaign
+        from bench.suite.runs import cache_dir, parse_config
+
+        try:
+            scenarios = suite(a.half)
+            configs = [c for c in a.configs.split(",") if c]
+            for c in configs:
+                parse_config(c)
+            seeds = [int(x) for x in a.seeds.split(",")]
+        except ValueError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        Campaign(a.out, cache_dir(), workers=a.workers, scheduler=a.scheduler).run(
+            scenarios, configs, seeds, chunk=a.chunk, statics=a.statics)
+        print(f"wrote {a.out}")
+        return 0
+    from bench.suite.report import write_report
+
+    write_report(a.results, a.out)
+    print(f"wrote {a.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

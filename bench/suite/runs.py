@@ -1,0 +1,173 @@
+"""What the suite runs on each scenario, and running it through the harness's cached sweep.
+
+A *config* names what manages the buffers:
+- ``dt``: DT at the operator's alphas (the reference every metric is paired with);
+- ``abm``: exact per-packet ABM inside the switches (first-RTT priority included);
+- ``<scheme>@<interval>``: the alphad daemon co-simulated with that scheme, e.g.
+  ``auto@100ms``, ``auto@1s``;
+- ``static:<burst>,<other>``: DT with the burst class at alpha ``burst`` and every other
+  class at ``other`` (the expert's grid, one-burst-class scenarios only).
+
+Runs are cached by their parameters and by what they depend on: the ns-3 program (a
+snapshot of the built binary, by content) and, for co-simulations, the scheme's source
+files. A cache directory can be shared by every worker of a Dask cluster.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from alphad_ns3.run import default_program
+from alphad_ns3.scenario import RunSpec
+
+from bench.suite.scenarios import SuiteScenario
+
+__all__ = ["RUN_TIMEOUT_S", "Config", "cache_dir", "parse_config", "program_snapshot", "spec"]
+
+REPO = Path(__file__).resolve().parents[2]
+ALPHAD = REPO / "daemon" / "alphad"
+RTT_US = 80.0  # the fabric's base RTT: exact ABM refreshes n_p and gamma once per RTT
+RUN_TIMEOUT_S = 4 * 3600
+# The controller's shared code: every co-simulated run depends on it.
+SHARED_CODE = ("schemes/_base.py", "estimate.py", "quantize.py", "model.py")
+QUANTIZE = {"mode": "pow2", "kmin": -8, "kmax": 7, "hysteresis": 0.25}
+_INTERVAL = re.compile(r"^(\d+(?:\.\d+)?)(ms|s)$")
+
+
+@dataclass(frozen=True)
+class Config:
+    """One way of managing the buffers (see the module's docstring)."""
+
+    name: str
+    kind: str  # "dt", "abm", "alphad" or "static"
+    scheme: str = ""
+    interval_s: float = 0.0
+    params: tuple[tuple[str, float], ...] = ()  # scheme_params (ablations)
+    burst_alpha: float = 0.0
+    other_alpha: float = 0.0
+
+
+def parse_config(name: str) -> Config:
+    """``dt``, ``abm``, ``scheme@100ms``, ``scheme[k=v,...]@1s`` or ``static:4,0.25``."""
+    if name in ("dt", "abm"):
+        return Config(name, name)
+    if name.startswith("static:"):
+        try:
+            b, o = (float(x) for x in name[len("static:"):].split(","))
+        except ValueError:
+            raise ValueError(f"config {name!r}: expected static:<burst alpha>,<other alpha>") \
+                from None
+        return Config(name, "static", burst_alpha=b, other_alpha=o)
+    m = re.fullmatch(r"([a-z][a-z0-9-]*)(?:\[([^\]]*)\])?@(.+)", name)
+    if not m:
+        raise ValueError(f"config {name!r}: expected dt, abm, static:B,O or scheme@interval")
+    scheme, params, iv = m.groups()
+    mi = _INTERVAL.fullmatch(iv)
+    if not mi:
+        raise ValueError(f"config {name!r}: interval {iv!r} must look like 100ms or 1s")
+    interval = float(mi.group(1)) * (1e-3 if mi.group(2) == "ms" else 1.0)
+    kv: list[tuple[str, float]] = []
+    for part in filter(None, (params or "").split(",")):
+        k, _, v = part.partition("=")
+        try:
+            kv.append((k, float(v)))
+        except ValueError:
+            raise ValueError(f"config {name!r}: parameter {part!r} must be key=number") from None
+    return Config(name, "alphad", scheme, interval, tuple(kv))
+
+
+def spec(sc: SuiteScenario, cfg: Config, seed: int) -> RunSpec:
+    """The harness run of ``cfg`` on ``sc`` with ``seed``."""
+    scen = sc.scenario(seed)
+    if cfg.kind == "dt":
+        return RunSpec(scenario=scen, scheme="dt", alphas=sc.alphas)
+    if cfg.kind == "abm":
+        return RunSpec(scenario=scen, scheme="abm", alphas=sc.alphas, update_rtts=1.0)
+    if cfg.kind == "static":
+        if not sc.one_burst_class:
+            raise ValueError(f"{cfg.name}: {sc.name} has no single burst class")
+        b = sc.burst_classes[0]
+        alphas = tuple(cfg.burst_alpha if c == b else cfg.other_alpha for c in range(sc.classes))
+        return RunSpec(scenario=scen, scheme="dt", alphas=alphas)
+    prios = [{"name": f"c{c}", "queues": [c], "alpha": sc.alphas[c]} for c in range(sc.classes)]
+    settings: dict[str, Any] = {"interval": f"{cfg.interval_s * 1e6:g}us", "scheme": cfg.scheme,
+                                "priorities": prios, "quantize": dict(QUANTIZE)}
+    if cfg.params:
+        settings["scheme_params"] = dict(cfg.params)
+    return RunSpec(scenario=scen, scheme="alphad", alphas=sc.alphas, alphad=settings)
+
+
+def _scheme_files(scheme: str) -> list[Path]:
+    """The scheme's module and the scheme modules it imports."""
+    from alphad import schemes
+
+    src = Path(schemes.get(scheme).__code__.co_filename)
+    files = {src}
+    for mod in re.findall(r"from alphad\.schemes\.(\w+) import", src.read_text()):
+        files.add(ALPHAD / "schemes" / f"{mod}.py")
+    return sorted(files)
+
+
+def code_hash(cfg: Config) -> str:
+    """What a run of ``cfg`` depends on besides its parameters and the program."""
+    if cfg.kind != "alphad":
+        return "exact"
+    h = hashlib.sha256()
+    for f in [ALPHAD / p for p in SHARED_CODE] + _scheme_files(cfg.scheme):
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()[:12]
+
+
+def cache_dir() -> Path:
+    """``$ALPHAD_SUITE_CACHE``, else ``$XDG_CACHE_HOME/alphad/suite`` (``~/.cache``)."""
+    env = os.environ.get("ALPHAD_SUITE_CACHE")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "alphad" / "suite"
+
+
+def program_snapshot(cache: Path, program: Path | None = None) -> tuple[Path, str]:
+    """A copy of the ns-3 program and its harness library, named by their content, so that
+    a rebuild while a campaign runs changes neither its runs nor their cache keys.
+    Returns (the copy's launcher, its hash)."""
+    prog = program or default_program()
+    lib = prog.parent / "libalphad-ns3.so"
+    if not (prog.is_file() and lib.is_file()):
+        raise SystemExit(f"{prog}: the ns-3 program is not built (run `make ns3`)")
+    h = hashlib.sha256(prog.read_bytes())
+    h.update(lib.read_bytes())
+    digest = h.hexdigest()[:12]
+    dest = cache / "bin" / digest
+    launcher = dest / "alphad-ns3-sim"
+    if not launcher.exists():
+        tmp = cache / "bin" / f".{digest}.tmp"
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        shutil.copy2(prog, tmp / "alphad-ns3-sim.bin")
+        shutil.copy2(lib, tmp / lib.name)
+        (tmp / "alphad-ns3-sim").write_text(
+            '#!/bin/sh\nd=$(dirname "$(readlink -f "$0")")\n'
+            'LD_LIBRARY_PATH="$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" '
+            'exec "$d/alphad-ns3-sim.bin" "$@"\n')
+        (tmp / "alphad-ns3-sim").chmod(0o755)
+        shutil.rmtree(dest, ignore_errors=True)
+        os.replace(tmp, dest)
+    return launcher, digest
+
+
+def run_dir(cache: Path, sim: str, cfg: Config) -> Path:
+    """Where runs of ``cfg`` are cached: by program and by the code the config runs."""
+    return cache / f"sim-{sim}" / code_hash(cfg)
+
+
+def unique(specs: Iterable[tuple[str, RunSpec]]) -> dict[str, RunSpec]:
+    return {k: s for k, s in specs}
