@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import io
+import re
 import sys
 import tokenize
 import types
@@ -420,12 +421,13 @@ def _scheme_params() -> dict[str, dict[str, tuple[float, str]]]:
 
 
 def _scheme_summary(name: str) -> str:
-    """The first line of the scheme module's docstring, without a leading "`name`: "."""
+    """The first sentence of the scheme module's docstring, without a leading "`name`: "."""
     from alphad import schemes
 
     mod = sys.modules.get(schemes.get(name).__module__)
-    line = ((mod.__doc__ if mod else None) or "").strip().split("\n", 1)[0]
-    return line.removeprefix(f"`{name}`: ").rstrip(".")
+    para = ((mod.__doc__ if mod else None) or "").strip().split("\n\n", 1)[0]
+    text = " ".join(para.split()).removeprefix(f"`{name}`: ")
+    return re.split(r"\.\s+(?=[A-Z`])", text, maxsplit=1)[0].rstrip(".")
 
 
 def _dict_comments(src: Path, name: str) -> dict[str, str]:
