@@ -9,6 +9,7 @@ SHIM_BUILD := $(BUILD)/sai-shim
 export ALPHAD_SAI_LIB_DIR := $(CURDIR)/$(SHIM_BUILD)
 
 .PHONY: all setup venv shim run test test-c test-py bench-loop bench-soak lint clean
+.PHONY: bench-observability
 .PHONY: vswitch run-sonic lint-docker bench-sonic
 .PHONY: ns3 test-ns3 bench-fidelity
 .PHONY: gnmi-cli bench-gnmi vswitch-gnmi run-gnmi
@@ -40,14 +41,18 @@ test-py: venv shim ns3 gnmi-cli
 	$(VENV)/bin/pytest -q daemon/tests
 
 bench-loop: setup
-	$(PY) bench/loop/run.py
+	$(PY) -m bench.loop
 
 # 8192 queues at 10 ms and 512 at 1 ms, 30 minutes each (SOAK_ARGS="--minutes 2" for a short run)
 bench-soak: setup
-	$(PY) bench/soak/run.py $(SOAK_ARGS)
+	$(PY) -m bench.soak $(SOAK_ARGS)
+
+# scrape, /v1/state and history costs by switch size; loop jitter under the live page
+bench-observability: setup
+	$(PY) -m bench.observability $(BENCH_OBSERVABILITY_ARGS)
 
 lint: venv
-	$(VENV)/bin/ruff check daemon bench ns3-harness/python
+	$(VENV)/bin/ruff check daemon bench experiments ns3-harness/python
 
 # --- ns-3 harness: ns-3 from the PyPI wheel's C++ SDK (no ns-3 source tree) ---
 NS3_VERSION := 3.44.post0
@@ -66,11 +71,11 @@ ns3: $(VENV)/.ns3-$(NS3_VERSION)
 
 test-ns3: ns3
 	ctest --test-dir $(NS3_BUILD) --output-on-failure
-	$(VENV)/bin/pytest -q ns3-harness/test
+	$(VENV)/bin/pytest -q ns3-harness/test experiments
 
 bench-fidelity: ns3
 	$(VENV)/bin/pip install --quiet -e 'daemon[sim]'
-	$(PY) bench/fidelity/run.py $(FIDELITY_ARGS)
+	$(PY) -m bench.fidelity $(FIDELITY_ARGS)
 
 # --- SONiC: the virtual SONiC switch (no containers), container lint, benchmark ---
 VSWITCH_DIR := $(BUILD)/vswitch
@@ -88,7 +93,7 @@ lint-docker: venv
 	docker-compose -f docker-compose.yml config -q
 
 bench-sonic: setup
-	$(PY) bench/sonic/run.py $(BENCH_SONIC_ARGS)
+	$(PY) -m bench.sonic $(BENCH_SONIC_ARGS)
 
 clean:
 	rm -rf $(BUILD)
@@ -106,7 +111,7 @@ $(GNMI_CLI):
 	  github.com/openconfig/gnmi/cmd/gnmi_cli@$(GNMI_CLI_VERSION)
 
 bench-gnmi: setup
-	$(PY) bench/gnmi/run.py $(BENCH_GNMI_ARGS)
+	$(PY) -m bench.gnmi $(BENCH_GNMI_ARGS)
 
 # the gNMI server of `make vswitch` (another terminal), and alphad through it
 vswitch-gnmi: setup

@@ -197,7 +197,7 @@ def write(doc: dict[str, Any], out: Path) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(_clean(doc), indent=1))
     try:
-        import plots
+        from bench.fidelity import plots
     except ImportError:
         return
     plots.draw(doc, out.parent)

@@ -1,6 +1,6 @@
 """The exact schemes against the seeds' headline numbers (docs/reproduction.md), scaled.
 
-    python bench/fidelity/reproduce.py [--seeds 1,2] [--gen 0.08]
+    python -m bench.fidelity.reproduce [--seeds 1,2] [--gen 0.08]
 
 Same scale, cache and executors as run.py; writes bench/results/reproduction.json.
 Each row: the paper's claim and conditions, the scheme and baseline we ran, and our
@@ -20,7 +20,8 @@ from typing import Any
 from alphad_ns3.analysis import gain, load_run, metrics
 from alphad_ns3.scenario import RunSpec, Scenario
 from alphad_ns3.sweep import execute
-from run import REPO, Progress, _ints
+
+from bench.fidelity.run import REPO, Progress, _ints
 
 
 def abm_point(load: float, req: float, seed: int, gen: float, drain: float, scheme: str,

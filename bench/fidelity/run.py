@@ -1,9 +1,9 @@
 """Fidelity sweep (ABM §4.4, Fig. 12, scaled): how close alphad's per-interval alpha gets
 to the exact per-packet schemes, and how it compares with DT and the best static DT.
 
-    python bench/fidelity/run.py                       # everything, local process pool
-    python bench/fidelity/run.py --scenarios a --seeds 1 --intervals 1,100
-    python bench/fidelity/run.py --scheduler tcp://10.0.0.5:8786   # an existing Dask cluster
+    python -m bench.fidelity                       # everything, local process pool
+    python -m bench.fidelity --scenarios a --seeds 1 --intervals 1,100
+    python -m bench.fidelity --scheduler tcp://10.0.0.5:8786   # an existing Dask cluster
 
 Runs are cached by their parameters under --cache (resume after an interruption: run
 the same command again). Writes --out (bench/results/fidelity.json) and Fig. 12-style
@@ -19,9 +19,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-import plan
-import report
 from alphad_ns3.sweep import execute
+
+from bench.fidelity import plan, report
 
 REPO = Path(__file__).resolve().parents[2]
 

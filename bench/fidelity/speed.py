@@ -1,6 +1,6 @@
 """Simulation speed of the sweep scenario, one run at a time (no other run competing).
 
-    python bench/fidelity/speed.py [--gen 0.05] [--repeat 1]
+    python -m bench.fidelity.speed [--gen 0.05] [--repeat 1]
 
 Writes bench/results/fidelity-speed.json: simulated seconds per wall second and events
 per second of scenario (a) under DT, exact ABM and alphad co-simulated at 1, 10 and
@@ -17,8 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
-import plan
 from alphad_ns3.run import run
+
+from bench.fidelity import plan
 
 REPO = Path(__file__).resolve().parents[2]
 

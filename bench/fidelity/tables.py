@@ -1,6 +1,6 @@
 """Markdown tables of bench/results/fidelity.json and reproduction.json (for docs/).
 
-    python bench/fidelity/tables.py > /tmp/tables.md
+    python -m bench.fidelity.tables > /tmp/tables.md
 """
 
 from __future__ import annotations

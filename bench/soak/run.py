@@ -9,8 +9,8 @@ apart, fills in the first minute), overruns, the duration of every cycle (p50, p
 p99.9, max), alpha writes, fail-safe entries and the virtual ASIC's lag behind the
 wall clock. Writes bench/results/soak.json.
 
-    python bench/soak/run.py                      # both cases, 30 min each
-    python bench/soak/run.py --minutes 2 --case 512:1ms
+    python -m bench.soak                      # both cases, 30 min each
+    python -m bench.soak --minutes 2 --case 512:1ms
 """
 
 from __future__ import annotations
@@ -164,9 +164,9 @@ def run_case(n: int, interval: str, minutes: float) -> dict[str, Any]:
         counts: dict[str, int] = {}
         th = threading.Thread(target=_scrape, args=(port_file, stop, counts), daemon=True)
         th.start()
-        proc = subprocess.run([sys.executable, __file__, "--worker", f"{n}:{interval}",
+        proc = subprocess.run([sys.executable, "-m", "bench.soak", "--worker", f"{n}:{interval}",
                                "--minutes", str(minutes), "--port-file", str(port_file),
-                               "--result", str(out)], check=False)
+                               "--result", str(out)], cwd=ROOT, check=False)
         stop.set()
         th.join(timeout=15)
         if proc.returncode != 0 or not out.exists():

@@ -1,8 +1,8 @@
 """What any per-class static alpha can do in scenario (c), phase by phase.
 
-    python bench/strategies/bound.py      # after run.py --only c (uses its cached runs)
-    python bench/strategies/bound.py --seeds 1,2,3   # the grid on the result seeds (30 runs)
-                                                     # + bench/results/strategies-lag.png
+    python -m experiments.strategies.bound    # after run --only c (uses its cached runs)
+    python -m experiments.strategies.bound --seeds 1,2,3  # the grid on the result seeds
+                                        # (30 runs) + bench/results/strategies-lag.png
 
 For every point of (c)'s dt-static grid, run on the tuning seed, the share of queries of
 each 2 s phase that waited for a timeout (QCT >= the 10 ms minimum RTO). The *phase
@@ -47,9 +47,9 @@ from pathlib import Path
 import numpy as np
 from alphad_ns3.analysis import load_run, percentile
 from alphad_ns3.scenario import RunSpec
+from alphad_ns3.window import MIN_RTO_MS
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import run as bench
+from experiments.strategies import run as campaign
 
 PHASE_S, PHASES = 2.0, 4
 
@@ -73,8 +73,8 @@ DT_STATIC = (1.0, 1.0)  # run.py's tuned dt-static point for (c)
 def grids() -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
     """The expert's grid (1/4..4 per class, and the operator's point) and what --wide
     adds: every setting with a 16, and 1/16 beside 4."""
-    grid = [OPERATOR] + list(itertools.product(bench.pow2([-2, 0, 2]), repeat=2))
-    wide = [a for a in itertools.product(bench.pow2([-4, -2, 0, 2, 4]), repeat=2)
+    grid = [OPERATOR] + list(itertools.product(campaign.pow2([-2, 0, 2]), repeat=2))
+    wide = [a for a in itertools.product(campaign.pow2([-4, -2, 0, 2, 4]), repeat=2)
             if a not in grid and (16.0 in a or (1 / 16 in a and 4.0 in a))]
     return grid, wide
 
@@ -82,13 +82,13 @@ def grids() -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
 def stats(qcts: list[np.ndarray]) -> tuple[float, float, float]:
     """Means over the seeds of the query p99 (ms), the share timed out once and twice."""
     return (float(np.mean([percentile(q, 99) for q in qcts])),
-            float(np.mean([np.mean(q >= bench.MIN_RTO_MS) for q in qcts])),
+            float(np.mean([np.mean(q >= MIN_RTO_MS) for q in qcts])),
             float(np.mean([np.mean(q >= TWICE_MS) for q in qcts])))
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seeds", default=str(bench.TUNE_SEED),
+    ap.add_argument("--seeds", default=str(campaign.TUNE_SEED),
                     help="seeds of the grid (default: the tuning seed; others run the grid)")
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--wide", action="store_true",
@@ -101,17 +101,17 @@ def main() -> int:
                          "settings they use): how much of its reading is hindsight")
     args = ap.parse_args()
     seeds = [int(x) for x in args.seeds.split(",")]
-    root = bench.REPO / "build" / "strategies-cache"
+    root = campaign.REPO / "build" / "strategies-cache"
     grid, wide = grids()
     if args.first is not None:
         return first_interval(root, args.first, seeds, args.workers)
-    if args.wide and seeds != [bench.TUNE_SEED]:
+    if args.wide and seeds != [campaign.TUNE_SEED]:
         grid += wide
-    if seeds == [bench.TUNE_SEED]:
-        cache = root / f"sim-{bench.sim_hash()}"
+    if seeds == [campaign.TUNE_SEED]:
+        cache = root / f"sim-{campaign.sim_hash()}"
         paths = {a: [cache / dt_spec(a, s).key() for s in seeds] for a in grid}
         if not all((p / "summary.json").exists() for ps in paths.values() for p in ps):
-            print("missing runs: run `python bench/strategies/run.py --only c` first")
+            print("missing runs: run `python -m experiments.strategies.run --only c` first")
             return 1
     else:
         paths = static_runs(root, grid, seeds, args.workers)
@@ -123,7 +123,7 @@ def main() -> int:
     best: list[tuple[float, tuple[float, float]]] = [(np.inf, grid[0])] * PHASES
     for a, rs in runs.items():
         qct, ph = np.concatenate([r[0] for r in rs]), np.concatenate([r[1] for r in rs])
-        fr = [float(np.mean(qct[ph == k] >= bench.MIN_RTO_MS)) for k in range(PHASES)]
+        fr = [float(np.mean(qct[ph == k] >= MIN_RTO_MS)) for k in range(PHASES)]
         best = [min(b, (f, a)) for b, f in zip(best, fr, strict=True)]
         print(f"| {a} | " + " | ".join(f"{f:.3f}" for f in fr)
               + f" | {np.mean([percentile(r[0], 99) for r in rs]):.1f} |")
@@ -140,8 +140,8 @@ def main() -> int:
                                 for i in range(len(seeds))])
         rows.append((lag, p99, g99))
         print(f"| {lag:g} | {p99:.1f} | {once:.2%} | {twice:.2%} | {g99:.1f} | {g_once:.2%} |")
-    if seeds == [bench.TUNE_SEED]:
-        per_phase(root / f"sim-{bench.sim_hash()}")
+    if seeds == [campaign.TUNE_SEED]:
+        per_phase(root / f"sim-{campaign.sim_hash()}")
         return 0
     plot_lag(rows, stats([r[0] for r in runs[DT_STATIC]])[0], seeds)
     settings = [a for a in every if a != OPERATOR]
@@ -176,7 +176,7 @@ def holdout(root: Path, picks: dict[float, tuple[tuple[float, float], ...]],
 
 def dt_spec(alphas: tuple[float, float], seed: int) -> RunSpec:
     """(c) under DT at a static per-class setting."""
-    return RunSpec(scenario=bench.scen_c(seed, 8.0), scheme="dt", alphas=alphas)
+    return RunSpec(scenario=campaign.scen_c(seed, 8.0), scheme="dt", alphas=alphas)
 
 
 def static_runs(root: Path, settings: list[tuple[float, float]], seeds: list[int],
@@ -184,7 +184,7 @@ def static_runs(root: Path, settings: list[tuple[float, float]], seeds: list[int
     """The runs of (c) at each static setting, per seed (run if not cached; cached by
     the simulator's hash)."""
     specs = {(a, s): dt_spec(a, s) for a in settings for s in seeds}
-    got = bench.Runner(root, workers)(list(specs.values()))
+    got = campaign.Runner(root, workers)(list(specs.values()))
     return {a: [got[specs[(a, s)].key()] for s in seeds] for a in settings}
 
 
@@ -294,7 +294,7 @@ def plot_lag(rows: list[tuple[float, float, float]], static: float, seeds: list[
     ax.plot(x, [r[2] for r in rows], "s--", label="oracle, one compromise until the lag")
     ax.axhline(static, color="#777", lw=1, label=f"dt-static {DT_STATIC}: {static:.1f} ms")
     ax.axhline(0.7 * static, color="tab:red", lw=1, ls=":", label="target: 30% below it")
-    res = bench.REPO / "bench" / "results" / "strategies.json"
+    res = campaign.REPO / "bench" / "results" / "strategies.json"
     if res.exists():
         cfg = json.loads(res.read_text())["c"]["x1"]["configs"]
         for name, lag in (("auto@8ms", 0.008), ("auto@100ms", 0.1)):
@@ -310,7 +310,7 @@ def plot_lag(rows: list[tuple[float, float, float]], static: float, seeds: list[
                  fontsize=9)
     ax.legend(fontsize=7, loc="upper left")
     fig.tight_layout()
-    out = bench.REPO / "bench" / "results" / "strategies-lag.png"
+    out = campaign.REPO / "bench" / "results" / "strategies-lag.png"
     fig.savefig(out, dpi=110)
     print(f"wrote {out}")
 
@@ -322,7 +322,7 @@ def lagged_oracle(runs: dict[tuple[float, float], list[tuple[np.ndarray, ...]]],
     out = np.empty_like(qct)
     early = into < lag
     if generous:  # the best compromise over every lag window
-        hold = min(runs, key=lambda a: np.mean(runs[a][i][0][early] >= bench.MIN_RTO_MS)
+        hold = min(runs, key=lambda a: np.mean(runs[a][i][0][early] >= MIN_RTO_MS)
                    if early.any() else 0.0)
     for k in range(PHASES):
         m, mk = ph == k, (ph == k) & early
@@ -345,7 +345,7 @@ def first_interval(root: Path, phase: int, seeds: list[int], workers: int | None
     runs on the alphas held before the phase. Queries starting in the phase's first
     `tick` s that time out twice, summed over the seeds, under every static setting
     (class 0's alpha per row, class 1's per column), and `auto`'s at that interval."""
-    ks = bench.pow2(list(range(-2, 5)))
+    ks = campaign.pow2(list(range(-2, 5)))
     paths = static_runs(root, list(itertools.product(ks, ks)), seeds, workers)
     print(f"seeds {','.join(map(str, seeds))}: queries of phase {phase}'s first {tick:g} s "
           "timed out twice, by the static alphas (class 0 down, class 1 across)\n")
@@ -355,8 +355,8 @@ def first_interval(root: Path, phase: int, seeds: list[int], workers: int | None
         print(f"| {fmt((a,))[1:-1]} | "
               + " | ".join(str(twice_in([qcts(p) for p in paths[(a, b)]], phase, 0.0, tick))
                            for b in ks) + " |")
-    ctl = [root / bench.code_hash() / bench.alphad(bench.scen_c(s, 8.0), "auto", tick,
-                                                      OPERATOR).key() for s in seeds]
+    ctl = [root / campaign.code_hash() / campaign.alphad(campaign.scen_c(s, 8.0), "auto",
+                                                         tick, OPERATOR).key() for s in seeds]
     if all((p / "summary.json").exists() for p in ctl):
         runs = [qcts(p) for p in ctl]  # read once, counted over three windows
         print(f"\nauto@{tick * 1e3:g}ms: {twice_in(runs, phase, 0.0, tick)} in the first "
@@ -369,7 +369,7 @@ def per_phase(sim_cache: Path, seeds: tuple[int, ...] = (1, 2, 3)) -> None:
     """Where the result seeds' timeouts fall: queries timed out once (>= 10 ms) and
     twice (>= 25 ms) per phase, summed over the seeds, and in the first 0.4 s of a phase
     (while a controller learns the new bursting class)."""
-    ctl_cache = sim_cache.parent / bench.code_hash()
+    ctl_cache = sim_cache.parent / campaign.code_hash()
     print("\n| config | " + " | ".join(f"phase {k}" for k in range(PHASES))
           + " | twice, first 0.4 s of a phase | twice, total |")
     print("|" + "---|" * (PHASES + 3))
@@ -378,17 +378,17 @@ def per_phase(sim_cache: Path, seeds: tuple[int, ...] = (1, 2, 3)) -> None:
     for name, iv in cfgs.items():
         once, twice, early = np.zeros(PHASES, int), np.zeros(PHASES, int), 0
         for seed in seeds:
-            sc = bench.scen_c(seed, 8.0)
+            sc = campaign.scen_c(seed, 8.0)
             if iv is None:
                 a = OPERATOR if name == "dt" else DT_STATIC
                 path = sim_cache / dt_spec(a, seed).key()
             else:
-                path = ctl_cache / bench.alphad(sc, "auto", iv, OPERATOR).key()
+                path = ctl_cache / campaign.alphad(sc, "auto", iv, OPERATOR).key()
             if not (path / "summary.json").exists():
                 break
             qct, ph, into = qcts(path)
             for k in range(PHASES):
-                once[k] += int(((ph == k) & (qct >= bench.MIN_RTO_MS)).sum())
+                once[k] += int(((ph == k) & (qct >= MIN_RTO_MS)).sum())
                 twice[k] += int(((ph == k) & (qct >= TWICE_MS)).sum())
             early += int(((qct >= TWICE_MS) & (into < 0.4)).sum())
         else:

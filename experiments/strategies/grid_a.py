@@ -1,7 +1,7 @@
 """(a), ABM §4.4's mix over 8 classes, under DT with one alpha on every class: what the
 common alpha buys, on the result seeds (the expert's grid is tuned on seed 101).
 
-    python bench/strategies/grid_a.py [--alphas 0.5,1,2,4,8] [--seeds 1,2,3]
+    python -m experiments.strategies.grid_a [--alphas 0.5,1,2,4,8] [--seeds 1,2,3]
 
 Prints, per alpha, the means over the seeds of the query p99, the short-flow p99
 slowdown, the short flows with a timeout and the long flows' throughput against
@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 import numpy as np
 from alphad_ns3.scenario import RunSpec
+from alphad_ns3.window import long_vs_dt, windowed
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import run as bench
+from experiments.strategies import run as campaign
 
 COLS = ["qct_ms_p99", "short_slowdown_p99", "short_rto_flows", "long_tput_vs_dt"]
 
@@ -31,9 +30,9 @@ def main() -> int:
     a = ap.parse_args()
     alphas = [float(x) for x in a.alphas.split(",")]
     seeds = [int(x) for x in a.seeds.split(",")]
-    specs = {(x, s): RunSpec(scenario=bench.scen_a(s, 4.0), scheme="dt", alphas=(x,))
+    specs = {(x, s): RunSpec(scenario=campaign.scen_a(s, 4.0), scheme="dt", alphas=(x,))
              for x in [0.5, *alphas] for s in seeds}
-    paths = bench.Runner(bench.REPO / "build" / "strategies-cache", a.workers)(
+    paths = campaign.Runner(campaign.REPO / "build" / "strategies-cache", a.workers)(
         list(specs.values()))
     print("| alpha | " + " | ".join(COLS) + " |")
     print("|---" * (len(COLS) + 1) + "|")
@@ -41,8 +40,8 @@ def main() -> int:
         rows = []
         for s in seeds:
             out, dt = paths[specs[(x, s)].key()], paths[specs[(0.5, s)].key()]
-            m = bench.windowed(out, 0.0)
-            m["long_tput_vs_dt"] = bench.long_vs_dt(out, dt, 0.0)
+            m = windowed(out, 0.0)
+            m["long_tput_vs_dt"] = long_vs_dt(out, dt, 0.0)
             rows.append(m)
         print(f"| {x:g} | " + " | ".join(f"{np.mean([m[c] for m in rows]):.2f}" for c in COLS)
               + " |")

@@ -2,7 +2,7 @@
 classes at the operator's 0.5 (or --web): what a static query-class alpha trades, on
 the result seeds (the expert's grid is tuned on seed 101).
 
-    python bench/strategies/grid_b.py [--load 0.6] [--req 0.75] [--alphas 1,2,4,8,16] [--web 0.5]
+    python -m experiments.strategies.grid_b [--load 0.6] [--req 0.75] [--alphas 1,2,4,8,16] [--web 0.5]
 
 Prints, per alpha, the means over the seeds of the query p99, the share of queries
 that waited for a timeout, the short-flow p99 slowdown, the short flows with a timeout
@@ -20,14 +20,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 import numpy as np
 from alphad_ns3.scenario import RunSpec
+from alphad_ns3.window import long_vs_dt, windowed
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import report
-import run as bench
+from experiments.strategies import report
+from experiments.strategies import run as campaign
 
 COLS = ["qct_ms_p99", "query_timeouts", "short_slowdown_p99", "short_rto_flows"]
 T_FROM = 10.0  # run.py's window for (b): after 10 s of learning
@@ -46,25 +45,25 @@ def main() -> int:
     seeds = [int(x) for x in a.seeds.split(",")]
 
     def spec(x: float, web: float, s: int) -> RunSpec:
-        return RunSpec(scenario=bench.scen_b(a.load, a.req, s, 12.0), scheme="dt",
+        return RunSpec(scenario=campaign.scen_b(a.load, a.req, s, 12.0), scheme="dt",
                        alphas=(x, web, web))
 
     dt = {s: spec(0.5, 0.5, s) for s in seeds}  # what every row is paired with, flow by flow
     specs = {(x, s): spec(x, a.web, s) for x in alphas for s in seeds}
-    res = json.loads((bench.REPO / "bench" / "results" / "strategies.json").read_text())
+    res = json.loads((campaign.REPO / "bench" / "results" / "strategies.json").read_text())
     best = res.get("b", {}).get(f"load{a.load:g}-req{a.req:g}", {}).get("dt_static")
     static = {s: RunSpec(scenario=dt[s].scenario, scheme="dt", alphas=tuple(best))
               for s in seeds} if best else {}
     unique = {sp.key(): sp for sp in [*dt.values(), *static.values(), *specs.values()]}
-    paths = bench.Runner(bench.REPO / "build" / "strategies-cache", a.workers)(
+    paths = campaign.Runner(campaign.REPO / "build" / "strategies-cache", a.workers)(
         list(unique.values()))
 
     def measure(by_seed: dict[int, RunSpec]) -> list[dict]:
         rows = []
         for s in seeds:
             out = paths[by_seed[s].key()]
-            m = bench.windowed(out, T_FROM)
-            m["long_tput_vs_dt"] = bench.long_vs_dt(out, paths[dt[s].key()], T_FROM)
+            m = windowed(out, T_FROM)
+            m["long_tput_vs_dt"] = long_vs_dt(out, paths[dt[s].key()], T_FROM)
             rows.append(m)
         return rows
 

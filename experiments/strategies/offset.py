@@ -1,6 +1,7 @@
 """(c) with its traffic changes off the control interval's clock.
 
-    python bench/strategies/offset.py [--offset-ms 50] [--intervals 0.1] [--seeds 1,2,3]
+    python -m experiments.strategies.offset [--offset-ms 50] [--intervals 0.1]
+                                            [--seeds 1,2,3]
 
 (c)'s phases change every 2 s, on a tick of every interval's clock, so a controller at
 100 ms learns each phase a whole interval late: the worst case. Traffic that changes at
@@ -16,14 +17,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 import numpy as np
 from alphad_ns3.scenario import RunSpec, Scenario
+from alphad_ns3.window import windowed
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import run as bench
-from bound import DT_STATIC, OPERATOR
+from experiments.strategies import run as campaign
+from experiments.strategies.bound import DT_STATIC, OPERATOR
 
 COLS = [("qct_ms_p99", "query p99 (ms)", ".1f"), ("query_timeouts", "queries timed out", ".3f"),
         ("short_rto_flows", "short RTO flows", ".1f"),
@@ -32,7 +32,7 @@ COLS = [("qct_ms_p99", "query p99 (ms)", ".1f"), ("query_timeouts", "queries tim
 
 def shifted(seed: int, offset_ms: int) -> Scenario:
     """scen_c with every phase change offset_ms later."""
-    sc = bench.scen_c(seed, 8.0)
+    sc = campaign.scen_c(seed, 8.0)
     ph = sc.phases.split(";")
     d0, r0 = ph[0].split(",", 1)
     dn, rn = ph[-1].split(",", 1)
@@ -58,15 +58,15 @@ def main() -> int:
             RunSpec(scenario=sc, scheme="dt", alphas=DT_STATIC))
         for iv in (float(x) for x in a.intervals.split(",")):
             specs.setdefault(f"auto@{iv * 1e3:g}ms", []).append(
-                bench.alphad(sc, "auto", iv, OPERATOR))
-    paths = bench.Runner(bench.REPO / "build" / "strategies-cache", a.workers)(
+                campaign.alphad(sc, "auto", iv, OPERATOR))
+    paths = campaign.Runner(campaign.REPO / "build" / "strategies-cache", a.workers)(
         [s for v in specs.values() for s in v])
     print(f"(c), every phase change {a.offset_ms} ms later, seeds {a.seeds}\n")
     print("| config | " + " | ".join(c for _, c, _ in COLS) + " |")
     print("|---" * (len(COLS) + 1) + "|")
     p99 = {}
     for name, sp in specs.items():
-        ms = [bench.windowed(paths[s.key()], 0.0) for s in sp]
+        ms = [windowed(paths[s.key()], 0.0) for s in sp]
         cells = []
         for key, _, f in COLS:
             v = [float(m[key]) for m in ms]

@@ -1,7 +1,7 @@
 """Tables, target checks and plots of bench/results/strategies.json.
 
-    python bench/strategies/report.py            # prints markdown, writes PNGs
-    python bench/strategies/report.py --with bench/results/strategies-seeds456.json
+    python -m experiments.strategies.report            # prints markdown, writes PNGs
+    python -m experiments.strategies.report --with bench/results/strategies-seeds456.json
 
 Across seeds a configuration is summarised by its mean and its range (min..max).
 "Worse than X beyond the spread across seeds" means: its best seed is worse than X's

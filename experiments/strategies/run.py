@@ -1,8 +1,8 @@
 """Strategy benchmark: alphad's control schemes against DT, the best static per-class DT
 (`dt-static`, an expert's grid search) and ABM, at the intervals real switches allow.
 
-    python bench/strategies/run.py                 # everything (about 1.5 h on 2 cores)
-    python bench/strategies/run.py --only b --seeds 1
+    python -m experiments.strategies.run                 # everything (about 1.5 h on 2 cores)
+    python -m experiments.strategies.run --only b --seeds 1
 
 Scale: the harness's leaf-spine (2 leaves x 8 servers, 2 spines, 10 us links, base RTT
 80 us, 9.6 KiB of buffer per port per Gb/s) with **1 Gb/s links**, so that simulated
@@ -34,10 +34,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from alphad_ns3.analysis import LONG_MIN, SHORT_MAX, load_run, percentile  # noqa: F401 (used by the studies)
 from alphad_ns3.scenario import RunSpec, Scenario
 from alphad_ns3.sweep import execute
-from alphad_ns3.window import MIN_RTO_MS, censored_fct, long_vs_dt, windowed  # noqa: F401
+from alphad_ns3.window import long_vs_dt, windowed
 
 REPO = Path(__file__).resolve().parents[2]
 RTT_US = 80.0

@@ -1,6 +1,6 @@
 """The joint oracle's sequences run for real: a per-class alpha schedule in scenario (c).
 
-    python bench/strategies/schedule.py [--seeds 1,2,3] [--lags 0.1,0.2]
+    python -m experiments.strategies.schedule [--seeds 1,2,3] [--lags 0.1,0.2]
 
 bound.py's joint oracle splices query times out of static runs, one per setting: it
 ignores the buffer each setting leaves behind at a change, and it says nothing of the
@@ -39,19 +39,18 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from alphad_ns3.analysis import load_run
+from alphad import schemes
+from alphad_ns3.analysis import LONG_MIN, SHORT_MAX, load_run
 from alphad_ns3.scenario import RunSpec
 from alphad_ns3.sweep import execute
+from alphad_ns3.window import censored_fct, long_vs_dt, windowed
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import bound
-import report
-import run as bench
-from alphad import schemes
+from experiments.strategies import bound, report
+from experiments.strategies import run as campaign
 
 INTERVAL = 0.1
-# The joint oracle's sequences (bench/strategies/bound.py --seeds 1,2,3 [--wide]; phases
-# 0-3, alphas of classes 0 and 1), chosen on seeds 1-3 for the lag they are named by.
+# The joint oracle's sequences (experiments.strategies.bound --seeds 1,2,3 [--wide];
+# phases 0-3, alphas of classes 0 and 1), chosen on seeds 1-3 for the lag they are named by.
 SEQUENCES: dict[str, tuple[tuple[float, float], ...]] = {
     "expert grid, 0.1 s": ((4.0, 1.0), (1.0, 4.0), (1.0, 4.0), (0.25, 4.0)),
     "wide grid, 0.1 s": ((16.0, 1.0), (1.0, 4.0), (4.0, 16.0), (0.0625, 4.0)),
@@ -96,7 +95,7 @@ def spec(seed: int, seq: tuple[tuple[float, float], ...], lag: float) -> RunSpec
     params = {"classes": 2, "phases": len(seq), "lag": lag, "phase_s": bound.PHASE_S}
     params |= {f"a{k}_{c}": float(a) for k, setting in enumerate(seq)
                for c, a in enumerate(setting)}
-    return bench.alphad(bench.scen_c(seed, 8.0), "schedule", INTERVAL, bound.OPERATOR, params)
+    return campaign.alphad(campaign.scen_c(seed, 8.0), "schedule", INTERVAL, bound.OPERATOR, params)
 
 
 def flow_values(path: Path, dt_path: Path) -> tuple[np.ndarray, ...]:
@@ -105,9 +104,9 @@ def flow_values(path: Path, dt_path: Path) -> tuple[np.ndarray, ...]:
     r, rd = load_run(path), load_run(dt_path)
     f = r.flows
     ws = f["kind"] == "ws"
-    short = ws & (f["size"] < bench.SHORT_MAX)
-    long_ = ws & (f["size"] >= bench.LONG_MIN)
-    ratio = np.log(bench.censored_fct(rd) / bench.censored_fct(r))
+    short = ws & (f["size"] < SHORT_MAX)
+    long_ = ws & (f["size"] >= LONG_MIN)
+    ratio = np.log(censored_fct(rd) / censored_fct(r))
     phase_ns = int(bound.PHASE_S * 1e9)
     ph = np.minimum(f["start_ns"] // phase_ns, bound.PHASES - 1)
     return ((short & (f["rto"] > 0)).astype(float), np.where(long_, ratio, 0.0),
@@ -139,9 +138,9 @@ def constrained(runs: dict[tuple[float, float], list[tuple[np.ndarray, ...]]],
 def cache_dir(root: Path) -> Path:
     """Schedule runs depend on the simulator, the controller's code but the other schemes,
     and the scheme above."""
-    h = hashlib.sha256((bench.sim_hash() + inspect.getsource(Schedule)
+    h = hashlib.sha256((campaign.sim_hash() + inspect.getsource(Schedule)
                         + inspect.getsource(make) + inspect.getsource(spec)).encode())
-    for f in bench.code_files():
+    for f in campaign.code_files():
         if f.parent.name != "schemes" or f.name == "_base.py":
             h.update(f.read_bytes())
     return root / f"schedule-{h.hexdigest()[:12]}"
@@ -153,7 +152,7 @@ def oracle_sequences(root: Path, seeds: list[int], lags: list[float], fine: bool
     with their splice)."""
     grid, wide = bound.grids()
     if fine:
-        wide += [a for a in itertools.product(bench.pow2(list(range(-2, 5))), repeat=2)
+        wide += [a for a in itertools.product(campaign.pow2(list(range(-2, 5))), repeat=2)
                  if a not in grid + wide]
     paths = bound.static_runs(root, grid + wide, seeds, workers)
     runs = {a: [bound.qcts(p) for p in ps] for a, ps in paths.items()}
@@ -193,7 +192,7 @@ def main() -> int:
     if args.only:
         names = [names[int(i) - 1] for i in args.only.split(",")]
     multiprocessing.set_start_method("fork", force=True)  # the pool's workers see `schedule`
-    root = bench.REPO / "build" / "strategies-cache"
+    root = campaign.REPO / "build" / "strategies-cache"
     sequences = {n: SEQUENCES[n] for n in names}
     if args.oracle_seeds != "0":
         o_seeds = [int(x) for x in args.oracle_seeds.split(",")]
@@ -220,8 +219,8 @@ def metrics(paths: list[Path], dt_paths: list[Path]) -> list[dict[str, Any]]:
     """run.py's metrics of (c) per seed, with the long flows' throughput against DT's."""
     out = []
     for p, dt in zip(paths, dt_paths, strict=True):
-        m = bench.windowed(p, 0.0)
-        m["long_tput_vs_dt"] = bench.long_vs_dt(p, dt, 0.0)
+        m = windowed(p, 0.0)
+        m["long_tput_vs_dt"] = long_vs_dt(p, dt, 0.0)
         out.append(m)
     return out
 

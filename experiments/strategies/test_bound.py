@@ -1,14 +1,10 @@
-"""The lagged phase oracle of bench/strategies/bound.py on hand-written query times."""
+"""The lagged phase oracle of the bound study on hand-written query times."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "strategies"))
-import bound
+from experiments.strategies import bound
 
 # One seed, two queries per phase (0.05 s and 0.5 s into it), four phases.
 PH = np.repeat(np.arange(bound.PHASES), 2)

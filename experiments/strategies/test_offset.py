@@ -1,14 +1,11 @@
-"""bench/strategies/offset.py moves (c)'s phase changes off the interval clock."""
+"""The offset study moves (c)'s phase changes off the interval clock."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "strategies"))
-import offset
-import run as bench
 from alphad_ns3.scenario import RunSpec
+
+from experiments.strategies import offset
+from experiments.strategies import run as campaign
 
 
 def _durations(phases: str) -> list[int]:
@@ -16,7 +13,7 @@ def _durations(phases: str) -> list[int]:
 
 
 def test_every_phase_change_moves_by_the_offset_and_the_run_keeps_its_length() -> None:
-    base, moved = bench.scen_c(1, 8.0), offset.shifted(1, 50)
+    base, moved = campaign.scen_c(1, 8.0), offset.shifted(1, 50)
     d0, d1 = _durations(base.phases), _durations(moved.phases)
     assert sum(d1) == sum(d0)
     changes0 = [sum(d0[: k + 1]) for k in range(len(d0) - 1)]

@@ -1,16 +1,12 @@
-"""bench/strategies/schedule.py: the per-class alpha schedule and the constrained oracle."""
+"""The schedule study: the per-class alpha schedule and the constrained oracle."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "strategies"))
-import bound
-import schedule
+from experiments.strategies import bound, schedule
 
 SEQ = np.array([[4.0, 1.0], [1.0, 4.0], [4.0, 16.0], [0.25, 16.0]])
 

@@ -1,7 +1,7 @@
 """How `auto` follows the traffic: the alpha it gives each class, interval by interval,
 in scenario (c) (which class bursts and which carries web-search changes every 2 s).
 
-    python bench/strategies/trace.py [--interval 0.1] [--seed 1]
+    python -m experiments.strategies.trace [--interval 0.1] [--seed 1]
 
 Co-simulates one run with the scheme wrapped so that every interval's alpha per class
 (the highest over the leaf's non-long-flow queues) is kept, and plots it over the
@@ -15,18 +15,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-from alphad_ns3.run import run
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import run as bench
 from alphad import schemes
 from alphad.schemes import auto
+from alphad_ns3.run import run
+from alphad_ns3.window import windowed
 
-RES = bench.REPO / "bench" / "results"
+from experiments.strategies import run as campaign
+
+RES = campaign.REPO / "bench" / "results"
 PHASES = ["class 0 bursts hard\nweb in class 1", "class 1 bursts often\nweb in class 0",
           "web in both\nrare bursts in 0", "class 1 bursts very hard\nweb in class 0"]
 
@@ -59,11 +58,11 @@ def main() -> int:
 
     if a.scenario == "b":
         return trace_b(a.interval, a.seed, trace)
-    sc = bench.scen_c(a.seed, 8.0)
-    spec = bench.alphad(sc, "auto-traced", a.interval, (0.5, 0.5))
-    out = bench.REPO / "build" / "strategies-trace"
+    sc = campaign.scen_c(a.seed, 8.0)
+    spec = campaign.alphad(sc, "auto-traced", a.interval, (0.5, 0.5))
+    out = campaign.REPO / "build" / "strategies-trace"
     run(spec, out, timeout=7200)
-    m = bench.windowed(out, 0.0)
+    m = windowed(out, 0.0)
     RES.mkdir(parents=True, exist_ok=True)
     (RES / "strategies-trace.json").write_text(json.dumps({"interval": a.interval,
                                                           "seed": a.seed, "metrics": m,
@@ -99,9 +98,9 @@ def main() -> int:
 def trace_b(interval: float, seed: int, trace: list[dict[str, Any]]) -> int:
     """(b) at 60% load / 75% requests: per leaf, the share of the intervals after the
     first 2 s in which each class was above alpha_p (0.5), and with donors cut."""
-    spec = bench.alphad(bench.scen_b(0.6, 0.75, seed, 12.0), "auto-traced", interval,
-                        (0.5,) * 3)
-    run(spec, bench.REPO / "build" / "strategies-trace-b", timeout=7200)
+    spec = campaign.alphad(campaign.scen_b(0.6, 0.75, seed, 12.0), "auto-traced", interval,
+                           (0.5,) * 3)
+    run(spec, campaign.REPO / "build" / "strategies-trace-b", timeout=7200)
     for k, sw in enumerate(sorted({r["switch"] for r in trace})):
         rows = [r for r in trace if r["switch"] == sw and r["t"] > 2.0]
         alpha = np.array([r["alpha"] for r in rows])

@@ -1,0 +1,7 @@
+"""``python -m bench.loop``: see :mod:`bench.loop.run`."""
+
+import sys
+
+from bench.loop.run import main
+
+sys.exit(main())
