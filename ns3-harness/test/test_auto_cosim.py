@@ -9,7 +9,8 @@ interval. What must hold once it has had 10 intervals to learn:
   queries still lose a packet, so the p99 sits on the retransmission timeout for both);
 - the fabric carries the same traffic (uplink utilisation within 2% of DT).
 
-The long version of this comparison, against the best static setting, is bench/strategies.
+The long version of this comparison, against the best static setting, is
+experiments/strategies.
 """
 
 from __future__ import annotations
