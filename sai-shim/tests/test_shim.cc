@@ -443,7 +443,7 @@ TEST(Shim, RealtimeClockTracksWallTimeAndCallsAreSafe) {
 }  // namespace
 
 TEST(Shim, StepsLongerThanTheLockChunkStillAdvance) {
-    // a step_ns above the model thread's 20 us chunk still advances the clock (in chunks)
+    // a step_ns above the model thread's 20 us chunk runs as one whole step: the clock advances
     Shim s(Shim::manual("switch ports=2 queues=2 step_ns=50000\ngreedy port=0 queue=0 rate_gbps=10\n"));
     ASSERT_EQ(s.rc, ALPHAD_OK) << s.err;
     ASSERT_EQ(alphad_sai_advance(s.h, 1000000), ALPHAD_OK);
