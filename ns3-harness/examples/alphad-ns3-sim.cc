@@ -299,8 +299,8 @@ main(int argc, char* argv[])
     cmd.Parse(argc, argv);
 
     // ---- validation ---------------------------------------------------------------------------
-    static const std::set<std::string> schemes = {"dt", "cs", "abm", "abm-core", "fb", "protean", "external"};
-    if (!schemes.count(scheme))
+    TypeId schemeType;
+    if (!BufferScheme::LookupByShortName(scheme, &schemeType))
     {
         Fail("scheme", "unknown scheme '" + scheme + "' (dt, cs, abm, abm-core, fb, protean, external)");
     }
@@ -627,14 +627,14 @@ main(int argc, char* argv[])
 
     // ---- switches: one shared buffer each ---------------------------------------------------
     SharedBufferHelper sbh;
-    sbh.SetBufferAttribute("Scheme", StringValue(scheme));
+    sbh.SetScheme(schemeType.GetName());
+    sbh.SetSchemeAttributeFailSafe("AlphaUnsched", DoubleValue(alphaUnsched));
+    sbh.SetSchemeAttributeFailSafe("UpdateInterval", TimeValue(baseRtt * updateRtts));
+    sbh.SetSchemeAttributeFailSafe("Groups", StringValue(groups));
+    sbh.SetSchemeAttributeFailSafe("ShortPriority", IntegerValue(proteanShort));
+    sbh.SetSchemeAttributeFailSafe("LongPriority", IntegerValue(proteanLong));
     sbh.SetBufferAttribute("QueuesPerPort", UintegerValue(queues));
     sbh.SetBufferAttribute("Alphas", StringValue(alphas));
-    sbh.SetBufferAttribute("AlphaUnsched", DoubleValue(alphaUnsched));
-    sbh.SetBufferAttribute("UpdateInterval", TimeValue(baseRtt * updateRtts));
-    sbh.SetBufferAttribute("Groups", StringValue(groups));
-    sbh.SetBufferAttribute("ProteanShortPriority", IntegerValue(proteanShort));
-    sbh.SetBufferAttribute("ProteanLongPriority", IntegerValue(proteanLong));
     sbh.SetQueueDiscAttribute("StrictPriority", BooleanValue(sched == "sp"));
     sbh.SetQueueDiscAttribute("EcnThreshold", UintegerValue(tcp == "dctcp" ? ecnK : 0));
     std::vector<Switch*> all;

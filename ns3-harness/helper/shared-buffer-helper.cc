@@ -17,8 +17,27 @@ namespace ns3
 
 SharedBufferHelper::SharedBufferHelper()
 {
+    m_scheme.SetTypeId("ns3::DtBufferScheme");
     m_buffer.SetTypeId("ns3::SharedBuffer");
     m_disc.SetTypeId("ns3::SharedBufferQueueDisc");
+}
+
+void
+SharedBufferHelper::SetSchemeAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_scheme.Set(name, value);
+}
+
+bool
+SharedBufferHelper::SetSchemeAttributeFailSafe(const std::string& name, const AttributeValue& value)
+{
+    TypeId::AttributeInformation info;
+    if (!m_scheme.GetTypeId().LookupAttributeByName(name, &info))
+    {
+        return false;
+    }
+    m_scheme.Set(name, value);
+    return true;
 }
 
 void
@@ -39,6 +58,7 @@ SharedBufferHelper::Install(const NetDeviceContainer& ports, uint64_t poolBytes,
 {
     Ptr<SharedBuffer> buffer = m_buffer.Create<SharedBuffer>();
     buffer->SetAttribute("PoolBytes", UintegerValue(poolBytes));
+    buffer->SetScheme(m_scheme.Create<BufferScheme>());
     for (uint32_t i = 0; i < ports.GetN(); ++i)
     {
         Ptr<NetDevice> dev = ports.Get(i);

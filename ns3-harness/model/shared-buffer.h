@@ -1,16 +1,17 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
  *
- * One shared buffer pool per switch and the admission schemes that divide it
- * among the egress queues of all the switch's ports.
+ * One shared buffer pool per switch, divided among the egress queues of all
+ * the switch's ports by an admission scheme (buffer-scheme.h).
  */
 
 #ifndef ALPHAD_SHARED_BUFFER_H
 #define ALPHAD_SHARED_BUFFER_H
 
+#include "buffer-scheme.h"
+
 #include "ns3/data-rate.h"
-#include "ns3/event-id.h"
-#include "ns3/nstime.h"
+#include "ns3/ptr.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 
@@ -48,38 +49,19 @@ struct AdmissionRecord
  * @ingroup alphad
  * A switch's shared buffer: pool of B bytes drawn by every egress queue of
  * every port, the per-queue counters a real switch exposes (tx/drop counters,
- * read-and-clear watermarks) and the admission scheme.
+ * read-and-clear watermarks) and the admission scheme (a BufferScheme: dt,
+ * cs, abm, abm-core, fb, protean, external), which gives each queue its
+ * threshold T. Every scheme has the extra rule Q + size <= B.
  *
  * Queue q of every port belongs to priority q (ABM §2: each priority uses a
- * separate queue at each port). Schemes, all with the extra rule Q + size <= B:
- * - dt:       T = alpha_p (B - Q)                                 (ABM Eq. 5)
- * - cs:       T = B - Q (complete sharing)
- * - abm:      T = a gamma / n_p (B - Q), a = AlphaUnsched for first-RTT packets,
- *             alpha_p otherwise; n_p, gamma refreshed every UpdateInterval (ABM Eq. 9, §3.3)
- * - abm-core: abm without the first-RTT term (what a per-queue alpha can express)
- * - fb:       T = alpha_c gamma / N_p (B - Q), N_p = non-empty queues of the
- *             priority group, gamma = 1 / active queues at the port, per packet (FB Eq. 4)
- * - protean:  Algorithms 1-2 of Protean (see doc/harness.md for the normalisation)
- * - external: T = alpha_q (B - Q), alpha_q set from outside (DT hardware under alphad)
+ * separate queue at each port).
  *
- * Scheme, QueuesPerPort, Alphas and Groups are read when the first port is
- * added; the other attributes are read at every use.
+ * Scheme, QueuesPerPort and Alphas are read when the first port is added
+ * (without a Scheme: DtBufferScheme).
  */
 class SharedBuffer : public Object
 {
   public:
-    /// Admission schemes.
-    enum Scheme
-    {
-        DT,
-        CS,
-        ABM,
-        ABM_CORE,
-        FB,
-        PROTEAN,
-        EXTERNAL
-    };
-
     /// Counters and state of one egress queue, as a switch would keep them.
     struct QueueState
     {
@@ -90,15 +72,7 @@ class SharedBuffer : public Object
         uint64_t txPackets{0};   //!< cumulative
         uint64_t dropBytes{0};   //!< cumulative
         uint64_t dropPackets{0}; //!< cumulative
-        double alpha{0.5};       //!< alpha in effect (alpha_p, or the external alpha)
-        // ABM: measurement of the current update interval and values in use
-        uint64_t deqInterval{0}; //!< bytes dequeued since the last update
-        double gamma{1.0};       //!< normalised drain rate in use
-        // Protean (Alg. 2) per-queue state
-        double qlenPrev{0};
-        double tPrev{0};
-        double gradPrev{0};
-        double proteanFactor{1.0}; //!< Gradient/LineRate when above BuildupThreshold, else 1
+        double alpha{0.5};       //!< the queue's alpha: alpha_p, or as set by SetAlpha
     };
 
     /// Signature of the "Admission" trace source.
@@ -112,6 +86,11 @@ class SharedBuffer : public Object
     static constexpr const char* THRESHOLD_DROP = "Queue above its threshold";
     static constexpr const char* POOL_DROP = "Shared pool full";
 
+    /// Set the admission scheme (before the first port is added).
+    void SetScheme(Ptr<BufferScheme> scheme);
+    /// The admission scheme.
+    Ptr<BufferScheme> GetScheme() const;
+
     /**
      * Register a port; its QueuesPerPort queues are appended.
      * @param rate line rate of the port
@@ -124,8 +103,6 @@ class SharedBuffer : public Object
     uint32_t GetNQueues() const;
     uint64_t GetPoolBytes() const;
     uint64_t GetOccupancy() const;
-    Scheme GetScheme() const;
-    std::string GetSchemeName() const;
     DataRate GetPortRate(uint32_t port) const;
     const QueueState& GetQueue(uint32_t port, uint32_t queue) const;
 
@@ -148,7 +125,7 @@ class SharedBuffer : public Object
 
     /// Set the alpha of one queue (external scheme: the co-simulated daemon).
     void SetAlpha(uint32_t globalQueue, double alpha);
-    /// Alpha in effect on one queue (for telemetry).
+    /// Alpha in effect on one queue, as the scheme applies it (for telemetry).
     double GetAlpha(uint32_t globalQueue) const;
     /// Configured alpha of a priority.
     double GetAlphaP(uint32_t priority) const;
@@ -160,47 +137,28 @@ class SharedBuffer : public Object
     /// State of every queue, ordered port-major.
     const std::vector<QueueState>& GetQueues() const;
 
-    /// n_p in use by ABM for a priority.
-    double GetNp(uint32_t priority) const;
-
   protected:
     void DoDispose() override;
     void DoInitialize() override;
 
   private:
     void Configure();
-    void AbmUpdate();
-    void ProteanDequeue(uint32_t g, uint32_t port);
-    double BaseAlpha(uint32_t g, bool unsched) const;
     double ThresholdOf(uint32_t port, uint32_t queue, bool unsched, AdmissionRecord* rec) const;
 
     // attributes
-    uint64_t m_poolBytes;           //!< B
-    uint32_t m_queuesPerPort;       //!< queues (priorities) per port
-    std::string m_schemeName;       //!< scheme
-    std::string m_alphas;           //!< alpha_p per priority, comma-separated
-    double m_alphaUnsched;          //!< ABM alpha of first-RTT packets (§3.3)
-    Time m_updateInterval;          //!< ABM n_p / gamma refresh
-    double m_congestedFraction;     //!< ABM: congested when q >= f T (§3.1)
-    std::string m_groups;           //!< FB priority group of each priority
-    int32_t m_proteanShort;         //!< Protean short-flow priority (-1: none)
-    int32_t m_proteanLong;          //!< Protean long-flow priority (-1: none)
-    double m_proteanBeta;           //!< Protean EWMA weight on the new gradient
-    double m_proteanBuildup;        //!< Protean buildup threshold, in line rates
+    uint64_t m_poolBytes;     //!< B
+    uint32_t m_queuesPerPort; //!< queues (priorities) per port
+    std::string m_alphas;     //!< alpha_p per priority, comma-separated
+    Ptr<BufferScheme> m_scheme;
 
     // state
-    Scheme m_scheme;
     bool m_configured;
-    std::vector<double> m_alphaP;   //!< per priority
-    std::vector<uint32_t> m_group;  //!< per priority
+    std::vector<double> m_alphaP; //!< per priority
     std::vector<DataRate> m_portRate;
-    std::vector<QueueState> m_q;    //!< port-major
-    std::vector<uint32_t> m_portActive;   //!< non-empty queues per port
-    std::vector<uint32_t> m_groupActive;  //!< non-empty queues per FB group
-    std::vector<double> m_nP;       //!< ABM n_p per priority, in use
-    uint64_t m_occupancy;           //!< Q
-    uint64_t m_poolWatermark;       //!< peak Q since last read
-    EventId m_updateEvent;
+    std::vector<QueueState> m_q;        //!< port-major
+    std::vector<uint32_t> m_portActive; //!< non-empty queues per port
+    uint64_t m_occupancy;               //!< Q
+    uint64_t m_poolWatermark;           //!< peak Q since last read
 
     TracedCallback<const AdmissionRecord&> m_admissionTrace;
 };

@@ -5,6 +5,7 @@
  */
 
 #include "ns3/cosim-channel.h"
+#include "ns3/dt-buffer-scheme.h"
 #include "ns3/shared-buffer.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -32,7 +33,7 @@ class CosimExchangeTestCase : public TestCase
     void DoRun() override
     {
         Ptr<SharedBuffer> b = CreateObject<SharedBuffer>();
-        b->SetAttribute("Scheme", StringValue("external"));
+        b->SetScheme(CreateObject<ExternalBufferScheme>());
         b->SetAttribute("PoolBytes", UintegerValue(100000));
         b->SetAttribute("QueuesPerPort", UintegerValue(2));
         b->SetAttribute("Alphas", StringValue("1"));

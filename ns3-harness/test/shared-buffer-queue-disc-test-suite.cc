@@ -8,6 +8,7 @@
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
+#include "ns3/dt-buffer-scheme.h"
 #include "ns3/flow-tag.h"
 #include "ns3/internet-module.h"
 #include "ns3/ipv4-queue-disc-item.h"
@@ -45,7 +46,7 @@ Ptr<SharedBufferQueueDisc>
 MakeDisc(Ptr<SharedBuffer>& buffer, bool sp, uint32_t ecn)
 {
     buffer = CreateObject<SharedBuffer>();
-    buffer->SetAttribute("Scheme", StringValue("dt"));
+    buffer->SetScheme(CreateObject<DtBufferScheme>());
     buffer->SetAttribute("PoolBytes", UintegerValue(1000000));
     buffer->SetAttribute("QueuesPerPort", UintegerValue(3));
     buffer->SetAttribute("Alphas", StringValue("1"));
@@ -192,7 +193,7 @@ class DtNetworkSteadyStateTestCase : public TestCase
         }
         Ipv4GlobalRoutingHelper::PopulateRoutingTables();
         SharedBufferHelper sbh;
-        sbh.SetBufferAttribute("Scheme", StringValue("dt"));
+        sbh.SetScheme("ns3::DtBufferScheme");
         sbh.SetBufferAttribute("QueuesPerPort", UintegerValue(1));
         sbh.SetBufferAttribute("Alphas", StringValue(std::to_string(m_alpha)));
         Ptr<SharedBuffer> buffer = sbh.Install(egress, pool);

@@ -5,8 +5,12 @@
  * through its API (no network).
  */
 
+#include "ns3/abm-buffer-scheme.h"
+#include "ns3/abort.h"
 #include "ns3/double.h"
 #include "ns3/integer.h"
+#include "ns3/object-factory.h"
+#include "ns3/protean-buffer-scheme.h"
 #include "ns3/shared-buffer.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -21,13 +25,20 @@ using namespace ns3;
 namespace
 {
 
+/// A buffer whose scheme is given by its short name (as on the program's command line).
 Ptr<SharedBuffer>
 MakeBuffer(const std::string& scheme, uint64_t pool, uint32_t ports, uint32_t queues,
            const std::string& alphas, const std::string& groups = "")
 {
+    TypeId tid;
+    NS_ABORT_MSG_UNLESS(BufferScheme::LookupByShortName(scheme, &tid), "no scheme " << scheme);
+    ObjectFactory f(tid.GetName());
+    if (scheme == "fb")
+    {
+        f.Set("Groups", StringValue(groups));
+    }
     Ptr<SharedBuffer> b = CreateObject<SharedBuffer>();
-    b->SetAttribute("Groups", StringValue(groups));
-    b->SetAttribute("Scheme", StringValue(scheme));
+    b->SetScheme(f.Create<BufferScheme>());
     b->SetAttribute("PoolBytes", UintegerValue(pool));
     b->SetAttribute("QueuesPerPort", UintegerValue(queues));
     b->SetAttribute("Alphas", StringValue(alphas));
@@ -146,7 +157,8 @@ class AbmTestCase : public TestCase
     {
         const uint64_t pool = 1000000;
         Ptr<SharedBuffer> b = MakeBuffer("abm", pool, 4, 2, "0.5");
-        b->SetAttribute("AlphaUnsched", DoubleValue(64));
+        Ptr<AbmBufferScheme> abm = DynamicCast<AbmBufferScheme>(b->GetScheme());
+        abm->SetAttribute("AlphaUnsched", DoubleValue(64));
         // before any update: n_p = 1, gamma = 1 -> T = alpha_p (B - Q)
         NS_TEST_EXPECT_MSG_EQ_TOL(b->GetThreshold(0, 0, false), 0.5 * pool, 1e-6, "initial T");
         NS_TEST_EXPECT_MSG_EQ_TOL(b->GetThreshold(0, 0, true), 64.0 * pool, 1e-3, "unsched T");
@@ -166,18 +178,18 @@ class AbmTestCase : public TestCase
         }
         Simulator::Stop(interval + NanoSeconds(1));
         Simulator::Run();
-        NS_TEST_EXPECT_MSG_EQ_TOL(b->GetNp(0), 3.0, 1e-9, "three congested queues of priority 0");
-        NS_TEST_EXPECT_MSG_EQ_TOL(b->GetNp(1), 1.0, 1e-9, "n_p floored at 1");
-        NS_TEST_EXPECT_MSG_EQ_TOL(b->GetQueue(3, 1).gamma, std::ceil(bytes60 / 1000.0) * 1000 * 8 /
+        NS_TEST_EXPECT_MSG_EQ_TOL(abm->GetNp(0), 3.0, 1e-9, "three congested queues of priority 0");
+        NS_TEST_EXPECT_MSG_EQ_TOL(abm->GetNp(1), 1.0, 1e-9, "n_p floored at 1");
+        NS_TEST_EXPECT_MSG_EQ_TOL(abm->GetGamma(3 * 2 + 1), std::ceil(bytes60 / 1000.0) * 1000 * 8 /
                                                                (10e9 * interval.GetSeconds()),
                                   1e-9, "gamma = measured drain rate");
-        NS_TEST_EXPECT_MSG_EQ_TOL(b->GetQueue(0, 0).gamma, 1.0, 1e-12, "idle queue: gamma clamped to 1");
+        NS_TEST_EXPECT_MSG_EQ_TOL(abm->GetGamma(0), 1.0, 1e-12, "idle queue: gamma clamped to 1");
         double freeBytes = double(pool - b->GetOccupancy());
         NS_TEST_EXPECT_MSG_EQ_TOL(b->GetThreshold(0, 0, false), 0.5 / 3.0 * freeBytes, 1e-6,
                                   "T = alpha_p / n_p (B - Q)");
         NS_TEST_EXPECT_MSG_EQ_TOL(b->GetThreshold(0, 0, true), 64.0 / 3.0 * freeBytes, 1e-3,
                                   "first-RTT T = alpha_unsched / n_p (B - Q)");
-        double g = b->GetQueue(3, 1).gamma;
+        double g = abm->GetGamma(3 * 2 + 1);
         NS_TEST_EXPECT_MSG_EQ_TOL(b->GetThreshold(3, 1, false), 0.5 * g * freeBytes, 1e-6,
                                   "T = alpha_p gamma (B - Q)");
         Simulator::Destroy();
@@ -320,8 +332,9 @@ class ProteanTestCase : public TestCase
     {
         const uint64_t pool = 10000000;
         Ptr<SharedBuffer> b = MakeBuffer("protean", pool, 1, 3, "1,0.5,1");
-        b->SetAttribute("ProteanShortPriority", IntegerValue(0));
-        b->SetAttribute("ProteanLongPriority", IntegerValue(1));
+        Ptr<BufferScheme> protean = b->GetScheme();
+        protean->SetAttribute("ShortPriority", IntegerValue(0));
+        protean->SetAttribute("LongPriority", IntegerValue(1));
         const char* reason = nullptr;
         // short class: complete sharing; long class: DT with its alpha
         NS_TEST_EXPECT_MSG_EQ_TOL(b->GetThreshold(0, 1, false), 0.5 * pool, 1e-6, "long: alpha_l Rem");
@@ -340,7 +353,7 @@ class ProteanTestCase : public TestCase
             });
         }
         Simulator::Run();
-        double factor = b->GetQueue(0, 2).proteanFactor;
+        double factor = DynamicCast<ProteanBufferScheme>(protean)->GetFactor(2);
         // the EWMA (beta = 1/4) of a constant 7.2 converges to 7.2
         NS_TEST_EXPECT_MSG_EQ_TOL(factor, 7.2, 0.05, "gradient factor");
         double freeBytes = double(pool - b->GetOccupancy());
@@ -352,10 +365,49 @@ class ProteanTestCase : public TestCase
             Simulator::Schedule(MicroSeconds(i), [b]() { b->Dequeued(0, 2, 1000); });
         }
         Simulator::Run();
-        NS_TEST_EXPECT_MSG_EQ_TOL(b->GetQueue(0, 2).proteanFactor, 1.0, 1e-12, "back to DT");
+        NS_TEST_EXPECT_MSG_EQ_TOL(DynamicCast<ProteanBufferScheme>(protean)->GetFactor(2), 1.0, 1e-12, "back to DT");
         Simulator::Destroy();
         b->Dispose();
         (void)reason;
+    }
+};
+
+/// Schemes are found by their short names, and only BufferSchemes are.
+class SchemeLookupTestCase : public TestCase
+{
+  public:
+    SchemeLookupTestCase()
+        : TestCase("scheme TypeIds from short names")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<std::pair<std::string, std::string>> names = {
+            {"dt", "ns3::DtBufferScheme"},
+            {"cs", "ns3::CsBufferScheme"},
+            {"abm", "ns3::AbmBufferScheme"},
+            {"abm-core", "ns3::AbmCoreBufferScheme"},
+            {"fb", "ns3::FbBufferScheme"},
+            {"protean", "ns3::ProteanBufferScheme"},
+            {"external", "ns3::ExternalBufferScheme"}};
+        for (const auto& [name, type] : names)
+        {
+            TypeId tid;
+            NS_TEST_ASSERT_MSG_EQ(BufferScheme::LookupByShortName(name, &tid), true, name);
+            NS_TEST_EXPECT_MSG_EQ(tid.GetName(), type, name);
+        }
+        TypeId tid;
+        for (const char* bad : {"", "red", "Dt", "buffer", "abm_core", "shared", "-"})
+        {
+            NS_TEST_EXPECT_MSG_EQ(BufferScheme::LookupByShortName(bad, &tid), false, "'" << bad << "'");
+        }
+        Ptr<SharedBuffer> b = CreateObject<SharedBuffer>();
+        b->AddPort(DataRate("10Gbps"));
+        NS_TEST_EXPECT_MSG_EQ(b->GetScheme()->GetInstanceTypeId().GetName(), "ns3::DtBufferScheme",
+                              "DT without a scheme");
+        b->Dispose();
     }
 };
 
@@ -376,6 +428,7 @@ class SharedBufferTestSuite : public TestSuite
         AddTestCase(new ExternalTestCase, TestCase::Duration::QUICK);
         AddTestCase(new WatermarkTestCase, TestCase::Duration::QUICK);
         AddTestCase(new ProteanTestCase, TestCase::Duration::QUICK);
+        AddTestCase(new SchemeLookupTestCase, TestCase::Duration::QUICK);
     }
 };
 
