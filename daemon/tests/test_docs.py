@@ -88,14 +88,22 @@ def anchors(path: Path) -> set[str]:
 
 
 def links(path: Path) -> list[tuple[int, str]]:
-    out = []
-    for i, line in prose_lines(path.read_text(encoding="utf-8")):
-        out += [(i, t) for t in _LINK.findall(line)]
-        out += [(i, t) for t in _HTML_HREF.findall(line)]
+    """(line, target) of every link and image; a link's text may span lines."""
+    lines = prose_lines(path.read_text(encoding="utf-8"))
+    text = "\n".join(line for _, line in lines)
+    starts = [0]
+    for _, line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    found = []  # (line, offset, target), in the order they appear
+    for rx in (_LINK, _HTML_HREF):
+        for m in rx.finditer(text):
+            k = next(j for j in range(len(lines)) if starts[j + 1] > m.start(1))
+            found.append((lines[k][0], m.start(1), m.group(1)))
+    for k, (i, line) in enumerate(lines):
         m = _REF_DEF.match(line)
         if m:
-            out.append((i, m.group(1)))
-    return out
+            found.append((i, starts[k], m.group(1)))
+    return [(i, t) for i, _, t in sorted(found)]
 
 
 def broken_links(path: Path, root: Path = ROOT) -> list[str]:
@@ -161,13 +169,15 @@ def test_link_checker_finds_broken_links_and_anchors(tmp_path: Path) -> None:
     (tmp_path / "b.md").write_text("# The `b` page: v2\n\n## Twice\n\n## Twice\n"
                                    '<a id="here"></a>\n')
     a = tmp_path / "a.md"
-    a.write_text("[ok](b.md#the-b-page-v2) [ok](b.md#twice-1) [ok](b.md#here)\n"
+    a.write_text("[ok](b.md#the-b-page-v2) [ok](b.md#twice-1) [ok](b.md#here) ![two\n"
+                 "lines](d.png)\n"
                  "[bad](c.md) [bad](b.md#nope) [ok](#top)\n# Top\n"
                  "`[code](missing.md)`\n```\n[fenced](missing.md)\n```\n"
                  "[web](https://example.org/x.md)\n")
     problems = broken_links(a, tmp_path.resolve())
     assert [p.split(": ", 2)[1:] for p in problems] == [
-        ["c.md", "no such file"], ["b.md#nope", "no heading or <a id> 'nope' in b.md"]]
+        ["d.png", "no such file"], ["c.md", "no such file"],
+        ["b.md#nope", "no heading or <a id> 'nope' in b.md"]]
 
 
 def test_every_relative_link_and_anchor_resolves() -> None:
