@@ -4,6 +4,7 @@
   every key of the model has a meaning;
 * every relative link in the project's Markdown reaches a file, and every ``#anchor``
   a heading (GitHub's slugs) or an explicit ``<a id>`` of the target;
+* the operator's guide explains every dashboard panel and alert rule that ships;
 * every ``alphad ...`` command shown in README.md and docs/operators-guide.md parses
   with the daemon's own argument parser, its subcommand's ``--help`` works, and a
   configuration file it names passes ``alphad check-config``.
@@ -13,12 +14,14 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import re
 import shlex
 import unicodedata
 from pathlib import Path
 
 import pytest
+import yaml
 
 from alphad import cli, docgen
 
@@ -185,6 +188,36 @@ def test_every_relative_link_and_anchor_resolves() -> None:
     assert ROOT / "README.md" in files and len(files) > 5
     problems = [p for f in files for p in broken_links(f)]
     assert problems == [], "\n".join(problems)
+
+
+# -- dashboards and alerts in the operator's guide ---------------------------------------
+
+
+def _panels(panels: list[dict]) -> list[dict]:
+    out = []
+    for p in panels:
+        if p.get("type") != "row":
+            out.append(p)
+        out += _panels(p.get("panels", []))
+    return out
+
+
+def test_operators_guide_explains_every_dashboard_panel_and_alert() -> None:
+    guide = (ROOT / "docs" / "operators-guide.md").read_text(encoding="utf-8")
+    missing = []
+    boards = sorted((ROOT / "dashboards" / "provisioning" / "dashboards").glob("*.json"))
+    assert len(boards) >= 3
+    for board in boards:
+        dash = json.loads(board.read_text(encoding="utf-8"))
+        if f"### {dash['title'].split(' / ')[-1]}" not in guide:
+            missing.append(f"dashboard {dash['title']!r}")
+        missing += [f"panel {p['title']!r} of {dash['title']!r}"
+                    for p in _panels(dash["panels"]) if p["title"] not in guide]
+    rules = yaml.safe_load((ROOT / "dashboards" / "alerts.yml").read_text(encoding="utf-8"))
+    alerts = [r["alert"] for g in rules["groups"] for r in g["rules"] if "alert" in r]
+    assert alerts
+    missing += [f"alert {a!r}" for a in alerts if f"| {a} (" not in guide]
+    assert missing == [], "docs/operators-guide.md does not explain: " + ", ".join(missing)
 
 
 # -- commands ------------------------------------------------------------------------
