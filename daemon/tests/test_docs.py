@@ -228,10 +228,11 @@ def shown_commands(path: Path) -> list[tuple[int, list[str]]]:
     text = path.read_text(encoding="utf-8")
     found: list[tuple[int, str]] = []
     block: list[tuple[int, str]] | None = None
+    indent = 0  # a fence inside a list item: its lines carry the item's indentation
     for i, line in enumerate(text.splitlines(), 1):
         if _FENCE.match(line):
             if block is None:
-                block = []
+                block, indent = [], len(line) - len(line.lstrip(" "))
                 continue
             # a block that shows a session: only its "$ " lines are commands
             if any(b.startswith("$ ") for _, b in block):
@@ -239,7 +240,8 @@ def shown_commands(path: Path) -> list[tuple[int, list[str]]]:
             found += block
             block = None
         elif block is not None:
-            block.append((i, line))
+            cut = min(indent, len(line) - len(line.lstrip(" ")))
+            block.append((i, line[cut:]))
         else:  # inline: a command has arguments; `alphad restore` alone names one
             found += [(i, code) for _, code in _INLINE_CODE.findall(line)
                       if len(code.split()) > 2]
@@ -310,10 +312,12 @@ def test_command_extraction_sees_blocks_and_inline_code(tmp_path: Path) -> None:
                   "\n```sh\nmake run\n.venv/bin/alphad run -c FILE --duration 10\n"
                   "alphad run -c <file>\n```\n\n```\n"
                   "$ sudo alphad restore -c /etc/alphad/alphad-sonic.yaml   # restores\n"
-                  "alphad: switch restored\n  alphad    static DT\n```\n")
+                  "alphad: switch restored\n  alphad    static DT\n```\n\n1. Check:\n\n"
+                  "   ```sh\n   alphad check-config -c configs/alphad.yaml\n   ```\n")
     assert shown_commands(md) == [
         (1, ["check-config", "-c", "configs/alphad.yaml"]),
         (5, ["run", "-c", "FILE", "--duration", "10"]),
         (10, ["restore", "-c", "/etc/alphad/alphad-sonic.yaml"]),
+        (17, ["check-config", "-c", "configs/alphad.yaml"]),
     ]
     assert _check_config("/etc/alphad/alphad-sonic.yaml") == 0
