@@ -27,7 +27,8 @@ def synthetic_topology(cfg: Config, ports: int = 2) -> Topology:
 def check_scheme(cfg: Config) -> str | None:
     """Build the scheme once; its parameter errors come back as one message."""
     try:
-        Controller.from_config(cfg, synthetic_topology(cfg))
+        topo = synthetic_topology(cfg)
+        Controller.from_config(cfg, topo, np.ones(topo.n))  # any switch's own alphas
     except (ValueError, TypeError) as e:
         return f"scheme_params: {e}"
     return None

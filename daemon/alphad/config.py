@@ -71,11 +71,16 @@ class Strict(BaseModel):
 
 
 class PriorityConfig(Strict):
-    """One traffic class (ABM's priority p): its queues and its alpha_p."""
+    """One traffic class (ABM's priority p): its queues and its alpha_p.
+
+    alpha_p is by default each queue's own alpha on the switch (2^dynamic_th of its
+    profile before alphad). ``alpha`` overrides it for the class; an override below a
+    queue's own alpha lowers its threshold and needs ``allow_lower: true``."""
 
     name: Annotated[str, Field(min_length=1, pattern=r"^[A-Za-z0-9_.-]+$")]
     queues: Annotated[list[Annotated[int, Field(ge=0, le=63)]], Field(min_length=1)]
-    alpha: Annotated[float, Field(gt=0, allow_inf_nan=False)]
+    alpha: Annotated[float | None, Field(gt=0, allow_inf_nan=False)] = None
+    allow_lower: bool = False
     group: Annotated[str | None, Field(pattern=r"^[A-Za-z0-9_.-]+$")] = None
 
     @field_validator("queues")
@@ -242,7 +247,7 @@ class Config(Strict):
                 owner[q] = p.name
         lo, hi = 2.0**self.quantize.kmin, 2.0**self.quantize.kmax
         for i, p in enumerate(self.priorities):
-            if not lo <= p.alpha <= hi:
+            if p.alpha is not None and not lo <= p.alpha <= hi:
                 raise ValueError(
                     f"priorities[{i}].alpha: {p.alpha:g} is outside the hardware range "
                     f"[2^{self.quantize.kmin}, 2^{self.quantize.kmax}] = [{lo:g}, {hi:g}]"

@@ -25,16 +25,22 @@ __all__ = ["Controller", "Decision", "build_classes"]
 
 def build_classes(
     topo: Topology,
-    priorities: list[tuple[str, list[int], float, str | None]],
+    priorities: list[tuple[str, list[int], float | None, str | None]],
     ports: list[str] | None = None,
+    baseline: np.ndarray | None = None,
 ) -> Classes:
     """Map ``(name, queue indices, alpha_p, group)`` entries onto the topology.
 
     Queues of ports outside ``ports`` (when given), queues whose index no
     priority lists, and queues the backend cannot manage get priority -1.
+    A class whose alpha_p is None keeps ``baseline`` (the switch's own alpha of
+    each queue); its alpha_p is the largest of them.
     """
     names = tuple(p[0] for p in priorities)
-    alpha_p = np.array([p[2] for p in priorities], dtype=np.float64)
+    for i, p in enumerate(priorities):
+        if p[2] is None and baseline is None:
+            raise ValueError(f"priorities[{i}].alpha: required on this backend (it reports "
+                             "no alpha of its own for the queues)")
     group_names: list[str] = []
     group = np.zeros(len(priorities), dtype=np.int32)
     for i, p in enumerate(priorities):
@@ -49,8 +55,22 @@ def build_classes(
         prio[~wanted[topo.queue_port]] = -1
     if topo.managed is not None:
         prio[~topo.managed] = -1
+    alpha_p = np.ones(len(priorities))
+    alpha_base = None
+    if baseline is not None and any(p[2] is None for p in priorities):
+        own = np.asarray(baseline, dtype=np.float64)
+        alpha_base = own.copy()
+        for i, p in enumerate(priorities):
+            mine = prio == i
+            if p[2] is not None:
+                alpha_base[mine] = p[2]
+            elif mine.any():
+                alpha_p[i] = float(own[mine].max())
+    for i, p in enumerate(priorities):
+        if p[2] is not None:
+            alpha_p[i] = p[2]
     return Classes(names=names, alpha_p=alpha_p, prio=prio, group=group,
-                   group_names=tuple(group_names))
+                   group_names=tuple(group_names), alpha_base=alpha_base)
 
 
 @dataclass
@@ -90,9 +110,13 @@ class Controller:
         self.last: Decision | None = None
 
     @classmethod
-    def from_config(cfg_cls, cfg: Config, topo: Topology) -> Controller:
+    def from_config(cfg_cls, cfg: Config, topo: Topology,
+                    baseline: np.ndarray | None = None) -> Controller:
+        """``baseline``: the switch's own alpha of each queue, alpha_p of the classes
+        without an ``alpha`` override."""
         classes = build_classes(
-            topo, [(p.name, list(p.queues), p.alpha, p.group) for p in cfg.priorities], cfg.ports
+            topo, [(p.name, list(p.queues), p.alpha, p.group) for p in cfg.priorities],
+            cfg.ports, baseline,
         )
         q = cfg.quantize
         e = cfg.estimate

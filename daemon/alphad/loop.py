@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from alphad.backends.base import Backend, BackendError, FatalBackendError
+from alphad.baseline import BaselineError, check_overrides, describe
 from alphad.config import Config
 from alphad.controller import Controller
 from alphad.failsafe import FailSafe, FailsafeParams, telemetry_period
@@ -70,7 +71,15 @@ class Daemon:
         self.topo = backend.topology()
         if cfg.switch_name:
             self.topo = dataclasses.replace(self.topo, switch=cfg.switch_name)
-        self.controller = Controller.from_config(cfg, self.topo)
+        # the alpha every queue had before alphad (backends that know it; else the first
+        # sample's): alpha_p of the classes without an override, and the fail-safe's target
+        self._baseline = _baseline(backend)
+        problems = check_overrides(cfg, self.topo, self._baseline)
+        if problems:
+            raise BaselineError("; ".join(problems))
+        for line in describe(cfg, self.topo, self._baseline):
+            log.info("%s", line)
+        self.controller = Controller.from_config(cfg, self.topo, self._baseline)
         self.interval = cfg.interval
         self.metrics = metrics
         self.on_cycle = on_cycle
@@ -95,7 +104,6 @@ class Daemon:
         self.limiter = _limiter(cfg, self.topo.n)
         self.fs = FailSafe(self.topo, _fs_params(cfg), self.interval,
                            telemetry_period(backend))
-        self._baseline = _baseline(backend)  # alpha [n] before alphad, None: first sample's
         self._pow2 = cfg.quantize.mode == "pow2"
         self._known_alpha: np.ndarray | None = None  # alpha in effect after the last cycle
         self._model_t = 0.0  # model seconds elapsed (manual clock)
@@ -150,6 +158,10 @@ class Daemon:
             self._pending = p
         return p.applied
 
+    def check_baseline(self, cfg: Config) -> list[str]:
+        """Errors of ``cfg``'s alpha overrides against the switch's own alphas."""
+        return check_overrides(cfg, self.topo, self._baseline)
+
     def _apply_pending(self) -> None:
         if self._pending is None:  # the common case: no lock taken
             return
@@ -158,7 +170,7 @@ class Daemon:
         if p is None:
             return
         try:
-            ctrl = Controller.from_config(p.cfg, self.topo)
+            ctrl = Controller.from_config(p.cfg, self.topo, self._baseline)
         except (ValueError, TypeError) as e:  # validated before; keep running regardless
             log.error("configuration not applied: %s", e)
             return
@@ -175,7 +187,8 @@ class Daemon:
         self._tell_interval()
         log.info("configuration applied: scheme %s, interval %g ms, alphas %s",
                  ctrl.scheme_name, self.interval * 1e3,
-                 ", ".join(f"{c.name}={c.alpha:g}" for c in p.cfg.priorities))
+                 ", ".join(f"{c.name}={'own' if c.alpha is None else f'{c.alpha:g}'}"
+                           for c in p.cfg.priorities))
         p.applied.set()
 
     def set_failsafe(self, active: bool, reason: str = "") -> None:

@@ -95,6 +95,9 @@ class Classes:
     prio: np.ndarray  # int32 [n], -1 = unmanaged
     group: np.ndarray  # int32 [P] -> group id
     group_names: tuple[str, ...] = ()
+    # alpha_p of each queue [n] when it differs within a class (the switch's own alpha
+    # per queue, for a class without an override); None: alpha_p[prio]
+    alpha_base: np.ndarray | None = None
 
     @property
     def n_prio(self) -> int:
@@ -112,7 +115,7 @@ class Classes:
         """alpha_p of each queue's priority (0 for unmanaged queues)."""
         out = np.zeros(len(self.prio))
         m = self.prio >= 0
-        out[m] = self.alpha_p[self.prio[m]]
+        out[m] = self.alpha_p[self.prio[m]] if self.alpha_base is None else self.alpha_base[m]
         return out
 
 

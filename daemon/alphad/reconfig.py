@@ -109,6 +109,7 @@ def edit_yaml(text: str, updates: Mapping[str, Any]) -> str:
     if alphas:
         hit = _top(root, "priorities")
         entries: dict[str, yaml.Node] = {}
+        no_alpha: dict[str, tuple[yaml.Node, yaml.Node, bool]] = {}  # name -> (key, value, flow)
         if hit is not None and isinstance(hit[1], yaml.SequenceNode):
             for item in hit[1].value:
                 if isinstance(item, yaml.MappingNode):
@@ -116,6 +117,14 @@ def edit_yaml(text: str, updates: Mapping[str, Any]) -> str:
                     a = _top(item, "alpha")
                     if name is not None and a is not None:
                         entries[str(name[1].value)] = a[1]
+                    elif name is not None:  # on the switch's own alphas: add the key
+                        no_alpha[str(name[1].value)] = (*name, bool(item.flow_style))
+        for n in [n for n in alphas if n in no_alpha]:
+            key, value, flow = no_alpha[n]
+            end = value.end_mark.index
+            sep = ", " if flow else "\n" + " " * key.start_mark.column
+            spans.append((end, end, f"{sep}alpha: {_flow(alphas[n])}"))
+        alphas = {n: v for n, v in alphas.items() if n not in no_alpha}
         unknown = [n for n in alphas if n not in entries]
         if unknown:
             raise ConfigUpdateError([f"alphas.{n}: no priority named {n!r} "
@@ -189,6 +198,9 @@ class ConfigStore:
         problem = check_scheme(cfg)
         if problem:
             raise ConfigUpdateError([problem])
+        lowered = self.daemon.check_baseline(cfg)
+        if lowered:
+            raise ConfigUpdateError(lowered)
         return cfg
 
     def _check_took(self, cfg: Config, updates: Mapping[str, Any]) -> list[str]:

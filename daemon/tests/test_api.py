@@ -172,17 +172,17 @@ def test_put_config_applies_at_the_next_interval(rig: Rig) -> None:
 def test_put_config_persist_keeps_comments_and_is_atomic(rig: Rig) -> None:
     rig.path.chmod(0o640)
     r = rig.client.put("/v1/config?persist=true",
-                       json={"interval": 0.004, "scheme": "fb", "alphas": {"bulk": 0.25}},
+                       json={"interval": 0.004, "scheme": "fb", "alphas": {"bulk": 1.0}},
                        headers=AUTH)
     assert r.status_code in (200, 202) and r.json()["persisted"] is True
     text = rig.path.read_text()
     assert "interval: 0.004   # control interval" in text
     assert "scheme: fb            # dt | abm | fb" in text
-    assert "alpha: 0.25         # alpha_p of bulk" in text
+    assert "alpha: 1.0         # alpha_p of bulk" in text
     assert "alpha: 0.5         # alpha_p of query" in text
     cfg = load_config(rig.path)
     assert (cfg.interval, cfg.scheme) == (0.004, "fb")
-    assert [p.alpha for p in cfg.priorities] == [0.25, 0.5]
+    assert [p.alpha for p in cfg.priorities] == [1.0, 0.5]
     assert stat.S_IMODE(rig.path.stat().st_mode) == 0o640
     assert [p.name for p in rig.path.parent.iterdir()] == [rig.path.name]  # no temp left
     # A key absent from the file is appended.

@@ -25,7 +25,8 @@ BASE_K = "3"  # dynamic_th of egress_lossy_profile in the shipped config_db.json
 
 def config_text(server, tmp: Path, interval: str = "20ms", extra: str = "") -> str:  # type: ignore[no-untyped-def]
     return (f"interval: {interval}\nscheme: abm\n"
-            "priorities:\n  - {name: bulk, queues: [0, 1, 2, 5, 6], alpha: 0.5}\n"
+            "priorities:\n  - {name: bulk, queues: [0, 1, 2, 5, 6], alpha: 0.5, "
+            "allow_lower: true}\n"
             "quantize: {kmin: -7, kmax: 3}\n"
             f"backend:\n  type: sonic\n  redis: '{server.address}'\n"
             f"  database_config: {tmp}/absent.json\n  journal: {tmp}/state/journal.json\n"

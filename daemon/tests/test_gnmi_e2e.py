@@ -60,8 +60,8 @@ def backend_yaml(port: int, pki: Pki | None, tmp: Path, interval: str = "100ms",
                       f"  {k}: {{{', '.join(f'{a}: {x}' for a, x in v.items())}}}"
                       for k, v in b.items())
     return (f"interval: {interval}\nscheme: abm\n"
-            "priorities:\n  - {name: bulk, queues: [0, 1, 2], alpha: 0.5}\n"
-            "  - {name: query, queues: [5, 6], alpha: 0.5}\n"
+            "priorities:\n  - {name: bulk, queues: [0, 1, 2], alpha: 0.5, allow_lower: true}\n"
+            "  - {name: query, queues: [5, 6], alpha: 0.5, allow_lower: true}\n"
             "quantize: {kmin: -7, kmax: 3}\n"
             f"backend:\n{lines}\nmetrics: {{enabled: false}}\n")
 

@@ -336,7 +336,7 @@ def test_restarted_daemon_and_alphad_restore_recover_exactly(switch: Switch, cfg
     yml = tmp_path / "alphad.yaml"
     yml.write_text(
         "interval: 100ms\nscheme: abm\n"
-        "priorities:\n  - {name: bulk, queues: [0, 1, 2, 5, 6], alpha: 0.5}\n"
+        "priorities:\n  - {name: bulk, queues: [0, 1, 2, 5, 6]}\n"
         f"backend:\n  type: sonic\n  redis: {cfg.redis}\n"
         f"  database_config: {cfg.database_config}\n  journal: {cfg.journal}\n"
         "metrics: {enabled: false}\n")
@@ -409,7 +409,7 @@ def test_malformed_entries_are_skipped_with_a_log_line(switch: Switch, cfg: Soni
     from alphad.loop import Daemon
 
     conf = parse_config("interval: 100ms\nscheme: abm\npriorities:\n"
-                        "  - {name: bulk, queues: [0, 1, 2, 5, 6], alpha: 0.5}\n"
+                        "  - {name: bulk, queues: [0, 1, 2, 5, 6]}\n"
                         f"backend: {{type: sonic, redis: '{cfg.redis}'}}\n")
     d = Daemon(conf, be)
     for _ in range(3):
