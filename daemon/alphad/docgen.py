@@ -571,7 +571,12 @@ def main(argv: list[str] | None = None) -> int:
                   f"-o {args.out}", file=sys.stderr)
             return 1
         return 0
-    args.out.write_text(text, encoding="utf-8")
+    try:
+        args.out.write_text(text, encoding="utf-8")
+    except OSError as e:
+        print(f"alphad.docgen: {args.out}: {e.strerror or e} (run it from the repository "
+              "root, or give -o)", file=sys.stderr)
+        return 1
     return 0
 
 
