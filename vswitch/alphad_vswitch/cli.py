@@ -9,30 +9,28 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from alphad_vswitch import __version__
+from alphad_vswitch.service import (
+    Stopper,
+    add_run_options,
+    duration,
+    error,
+    parser,
+    setup_logging,
+)
 
 __all__ = ["main"]
 
 log = logging.getLogger("alphad.vswitch")
-
-
-def _duration(v: str) -> float:
-    from alphad.config import parse_duration
-
-    try:
-        return parse_duration(v)
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
+PROG = "alphad-vswitch"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="alphad-vswitch", description=__doc__.splitlines()[0])
-    p.add_argument("--version", action="version", version=f"alphad-vswitch {__version__}")
+    p = parser(PROG, __doc__, __version__)
     env = os.environ.get
     p.add_argument("--config-db", default=env("VSWITCH_CONFIG_DB"), required=not
                    env("VSWITCH_CONFIG_DB"), help="SONiC config_db.json to load into CONFIG_DB")
@@ -44,7 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="start a redis-server of our own in DIR (socket DIR/redis.sock)")
     p.add_argument("--database-config", type=Path, default=env("VSWITCH_DATABASE_CONFIG"),
                    help="write SONiC's database_config.json here for clients")
-    p.add_argument("--tick", type=_duration, default=_duration(env("VSWITCH_TICK", "10ms")),
+    p.add_argument("--tick", type=duration, default=duration(env("VSWITCH_TICK", "10ms")),
                    help="ASIC read/advance period (default 10ms)")
     p.add_argument("--queues", type=int, default=8, help="egress queues per port (default 8)")
     p.add_argument("--step-ns", type=int, default=1000, help="model step of the virtual ASIC")
@@ -55,17 +53,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--no-load", action="store_true",
                    help="keep CONFIG_DB as it is if it is already initialised")
-    p.add_argument("--duration", type=_duration, default=None, help="stop after this long")
-    p.add_argument("--log-level", default=env("VSWITCH_LOG_LEVEL", "info"),
-                   choices=["debug", "info", "warning", "error"])
+    add_run_options(p, "VSWITCH_LOG_LEVEL")
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=getattr(logging, args.log_level.upper()),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-                        stream=sys.stderr)
+    setup_logging(args.log_level)
     from alphad.sonic.db import LayoutError, parse_address
     from alphad_vswitch.asic import AsicError
     from alphad_vswitch.configdb import ConfigDbError
@@ -87,22 +81,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                      step_ns=args.step_ns, seed=args.seed, pkt_bytes=args.pkt_bytes,
                      time_scale=args.time_scale)
     except (ConfigDbError, AsicError, LayoutError) as e:
-        print(f"alphad-vswitch: {e}", file=sys.stderr)
         if server:
             server.stop()
-        return 2
+        return error(PROG, str(e), 2)
     except RedisServerError as e:
-        print(f"alphad-vswitch: {e}", file=sys.stderr)
-        return 1
+        return error(PROG, str(e), 1)
 
-    signum: list[int] = []
-
-    def on_signal(s: int, _f: object) -> None:
-        signum.append(s)
-        vs.stop_event.set()
-
-    for s in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(s, on_signal)
+    stopper = Stopper(vs.stop_event)
     log.info("virtual switch: %d ports x %d queues at %d Mb/s, pool %s (%d bytes), Redis %s",
              len(vs.shape.ports), args.queues, vs.shape.speed_mbps, vs.shape.pool,
              vs.shape.pool_bytes, args.redis)
@@ -112,7 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         vs.close()
         if server:
             server.stop()
-    return 128 + signum[0] if signum else 0
+    return stopper.exit_code
 
 
 if __name__ == "__main__":

@@ -11,32 +11,29 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import signal
 import sys
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 
+from alphad_vswitch.service import (
+    Stopper,
+    add_run_options,
+    duration,
+    error,
+    parser,
+    setup_logging,
+)
 from alphad_vswitch_gnmi import __version__
 
 __all__ = ["main"]
 
 log = logging.getLogger("alphad.vswitch.gnmi")
-
-
-def _duration(v: str) -> float:
-    from alphad.config import parse_duration
-
-    try:
-        return parse_duration(v)
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
+PROG = "alphad-vswitch-gnmi"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="alphad-vswitch-gnmi", description=__doc__.splitlines()[0])
+    p = parser(PROG, __doc__, __version__)
     env = os.environ.get
-    p.add_argument("--version", action="version", version=f"alphad-vswitch-gnmi {__version__}")
     p.add_argument("--listen", default=env("GNMI_LISTEN", "127.0.0.1:8080"),
                    help="host:port to serve on (default 127.0.0.1:8080, sonic-gnmi's port; "
                         "port 0 picks a free one, see --port-file)")
@@ -54,41 +51,33 @@ def build_parser() -> argparse.ArgumentParser:
     tls.add_argument("--credentials", type=Path, default=env("GNMI_CREDENTIALS"),
                      help="JSON file of users (username/password metadata); none: no auth")
     b = p.add_argument_group("behaviour")
-    b.add_argument("--min-sample-interval", type=_duration, default=_duration("1s"),
+    b.add_argument("--min-sample-interval", type=duration, default=duration("1s"),
                    help="smallest SAMPLE interval accepted (sonic-gnmi: 1s)")
-    b.add_argument("--on-change-poll", type=_duration, default=_duration("100ms"),
+    b.add_argument("--on-change-poll", type=duration, default=duration("100ms"),
                    help="how often ON_CHANGE subscriptions look for changes")
     b.add_argument("--no-native-write", action="store_true",
                    help="refuse sonic-db Sets (sonic-gnmi without --gnmi_native_write)")
-    b.add_argument("--set-delay", type=_duration, default=0.0,
+    b.add_argument("--set-delay", type=duration, default=0.0,
                    help="delay every Set by this much (to model a validating config updater)")
-    b.add_argument("--max-connection-age", type=_duration, default=None,
+    b.add_argument("--max-connection-age", type=duration, default=None,
                    help="close connections (GOAWAY) after this long; streams end UNAVAILABLE")
     b.add_argument("--state-dir", type=Path, default=Path(env("GNMI_STATE_DIR", ".")),
                    help="where the OpenConfig write journal is kept")
-    p.add_argument("--duration", type=_duration, default=None, help="stop after this long")
-    p.add_argument("--log-level", default=env("GNMI_LOG_LEVEL", "info"),
-                   choices=["debug", "info", "warning", "error"])
+    add_run_options(p, "GNMI_LOG_LEVEL")
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=getattr(logging, args.log_level.upper()),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-                        stream=sys.stderr)
+    setup_logging(args.log_level)
     from alphad.sonic import db as sdb
     from alphad_vswitch_gnmi.auth import AuthError, Credentials, server_credentials
     from alphad_vswitch_gnmi.server import GnmiServer, ServerOptions
 
-    def bad(msg: str) -> int:
-        print(f"alphad-vswitch-gnmi: {msg}", file=sys.stderr)
-        return 2
-
     if bool(args.tls_cert) != bool(args.tls_key):
-        return bad("--tls-cert and --tls-key go together")
+        return error(PROG, "--tls-cert and --tls-key go together", 2)
     if not args.tls_cert and not args.insecure:
-        return bad("give --tls-cert and --tls-key, or --insecure for plain TCP")
+        return error(PROG, "give --tls-cert and --tls-key, or --insecure for plain TCP", 2)
     try:
         if args.database_config and args.database_config.exists():
             layout = sdb.layout_from_file(args.database_config)
@@ -100,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         tls = (server_credentials(args.tls_cert, args.tls_key, args.ca_cert,
                                   args.require_client_cert) if args.tls_cert else None)
     except (sdb.LayoutError, AuthError) as e:
-        return bad(str(e))
+        return error(PROG, str(e), 2)
     opts = ServerOptions(address=args.listen, min_sample_interval=args.min_sample_interval,
                          on_change_poll=args.on_change_poll, native_write=not args.no_native_write,
                          set_delay=args.set_delay, max_connection_age=args.max_connection_age,
@@ -108,8 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         srv = GnmiServer(layout, opts, creds, tls).start()
     except (OSError, RuntimeError) as e:
-        print(f"alphad-vswitch-gnmi: cannot serve on {args.listen}: {e}", file=sys.stderr)
-        return 1
+        return error(PROG, f"cannot serve on {args.listen}: {e}", 1)
     if args.port_file:
         tmp = args.port_file.with_suffix(".tmp")
         tmp.write_text(f"{srv.port}\n")
@@ -117,18 +105,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     log.info("gNMI on %s port %d (%s, %s), Redis %s", args.listen.rpartition(":")[0], srv.port,
              "TLS" if tls else "insecure", "auth" if creds.enabled else "no auth",
              layout["CONFIG_DB"].address)
-    done = threading.Event()
-    signum: list[int] = []
-
-    def on_signal(s: int, _f: object) -> None:
-        signum.append(s)
-        done.set()
-
-    for s in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(s, on_signal)
-    done.wait(args.duration)
+    stopper = Stopper()
+    stopper.event.wait(args.duration)
     srv.stop()
-    return 128 + signum[0] if signum else 0
+    return stopper.exit_code
 
 
 if __name__ == "__main__":
