@@ -318,6 +318,6 @@ def test_command_extraction_sees_blocks_and_inline_code(tmp_path: Path) -> None:
         (1, ["check-config", "-c", "configs/alphad.yaml"]),
         (5, ["run", "-c", "FILE", "--duration", "10"]),
         (10, ["restore", "-c", "/etc/alphad/alphad-sonic.yaml"]),
-        (17, ["check-config", "-c", "configs/alphad.yaml"]),
+        (18, ["check-config", "-c", "configs/alphad.yaml"]),
     ]
     assert _check_config("/etc/alphad/alphad-sonic.yaml") == 0
