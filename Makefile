@@ -11,7 +11,7 @@ export ALPHAD_SAI_LIB_DIR := $(CURDIR)/$(SHIM_BUILD)
 .PHONY: all setup venv shim run test test-c test-py bench-loop bench-soak lint clean
 .PHONY: bench-observability
 .PHONY: vswitch run-sonic lint-docker bench-sonic
-.PHONY: ns3 test-ns3 bench-fidelity
+.PHONY: ns3 test-ns3 bench-fidelity bench-suite
 .PHONY: gnmi-cli bench-gnmi vswitch-gnmi run-gnmi
 
 all: setup
@@ -71,11 +71,16 @@ ns3: $(VENV)/.ns3-$(NS3_VERSION)
 
 test-ns3: ns3
 	ctest --test-dir $(NS3_BUILD) --output-on-failure
-	$(VENV)/bin/pytest -q ns3-harness/test experiments
+	$(VENV)/bin/pytest -q ns3-harness/test experiments bench/suite/tests
 
 bench-fidelity: ns3
 	$(VENV)/bin/pip install --quiet -e 'daemon[sim]'
 	$(PY) -m bench.fidelity $(FIDELITY_ARGS)
+
+# the scenario suite (hours on 2 cores): SUITE_ARGS="--half dev --configs auto@100ms,auto@1s"
+bench-suite: ns3
+	$(PY) -m bench.suite run $(SUITE_ARGS)
+	$(PY) -m bench.suite report
 
 # --- SONiC: the virtual SONiC switch (no containers), container lint, benchmark ---
 VSWITCH_DIR := $(BUILD)/vswitch
