@@ -201,5 +201,6 @@ def suite(which: str = "all") -> list[SuiteScenario]:
 def as_dict(s: SuiteScenario) -> dict[str, object]:
     d = asdict(s)
     d["half"] = s.half
+    d["describe"] = s.describe()
     d["cdf_file"] = Path(CDFS[s.cdf]).name
     return d

@@ -1,0 +1,284 @@
+"""docs/evaluation.md from the suite's results: every config against DT, per half.
+
+Each (scenario, metric) pair of a config is a win, a tie or a loss against DT at the
+operator's alphas, paired by seed: a tie when the difference of the means over the seeds
+is within the spread between seeds (half the larger of the two configs' ranges). The
+targets of the default controller are read on the evaluation half.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bench.suite.campaign import GRID, TUNE_SEED, load_results, row_key
+from bench.suite.runs import parse_config
+from bench.suite.scenarios import DISTRIBUTION, N_SCENARIOS, SUITE_SEED, WARMUPS_S
+
+__all__ = ["METRICS", "Pair", "compare", "write_report"]
+
+# (key, label, higher is better)
+METRICS = (
+    ("qct_ms_p99", "query p99", False),
+    ("qct_ms_mean", "query mean", False),
+    ("query_timeouts", "queries timed out", False),
+    ("short_slowdown_p99", "short-flow p99 slowdown", False),
+    ("short_rto_flows", "short flows with a timeout", False),
+    ("long_tput_vs_dt", "long-flow throughput", True),
+)
+NEVER_WORSE_SHARE = 0.95  # of (scenario, metric) pairs not beyond the seed spread
+NEVER_WORSE_MAX = 0.10  # and none worse than DT by more than this
+GAIN_SHARE = 0.9  # of the reference's median reduction of queries timed out
+STATIC_SLACK = 0.10  # within this of the best static setting's query p99 and timeouts
+REFERENCE = "auto-reference"
+PLOTS = Path(__file__).resolve().parents[2] / "bench" / "results"
+
+
+@dataclass(frozen=True)
+class Pair:
+    scenario: str
+    metric: str
+    verdict: str  # "win", "tie", "loss"
+    change: float  # relative to DT, positive = worse
+    cand: float
+    dt: float
+
+
+def window(config: str) -> str:
+    """The warm-up a config is measured after: two intervals for a 1 s controller."""
+    cfg = parse_config(config)
+    w = WARMUPS_S[1] if cfg.kind == "alphad" and cfg.interval_s >= 1.0 else WARMUPS_S[0]
+    return f"{w:g}s"
+
+
+def _vals(res: dict[str, Any], sc: str, config: str, seeds: Sequence[int], metric: str,
+          win: str) -> list[float]:
+    out = []
+    for s in seeds:
+        r = res["rows"].get(row_key(sc, s, config))
+        if r is None:
+            return []
+        v = r[win].get(metric, float("nan"))
+        out.append(float(v) if v is not None else float("nan"))
+    return out
+
+
+def compare(res: dict[str, Any], config: str, scenarios: Sequence[str], seeds: Sequence[int],
+            against: str = "dt") -> list[Pair]:
+    """Every (scenario, metric) pair of ``config`` against ``against`` (DT by default)."""
+    win = window(config)
+    pairs = []
+    for sc in scenarios:
+        ref_cfg = res.get("static_best", {}).get(sc) if against == "static" else against
+        if ref_cfg is None:
+            continue
+        for key, _, higher in METRICS:
+            c = _vals(res, sc, config, seeds, key, win)
+            d = _vals(res, sc, ref_cfg, seeds, key, win)
+            if key == "long_tput_vs_dt" and against == "dt":
+                d = [1.0] * len(c)
+            if not c or len(c) != len(d) or any(math.isnan(x) for x in c + d):
+                continue
+            mc, md = statistics.fmean(c), statistics.fmean(d)
+            spread = max(max(c) - min(c), max(d) - min(d)) / 2
+            worse = (md - mc) if higher else (mc - md)
+            verdict = "loss" if worse > spread else "win" if -worse > spread else "tie"
+            change = worse / md if md > 0 else (0.0 if worse == 0 else math.inf)
+            pairs.append(Pair(sc, key, verdict, change, mc, md))
+    return pairs
+
+
+def _configs(res: dict[str, Any]) -> list[str]:
+    names = {k.split("|", 2)[2] for k in res["rows"]}
+    names -= {"dt", *GRID}
+    return sorted(names, key=lambda n: (n != "abm", n.split("@")[0], parse_config(n).interval_s,
+                                        n))
+
+
+def _seeds(res: dict[str, Any], sc: str, config: str) -> list[int]:
+    return sorted(int(k.split("|")[1]) for k in res["rows"]
+                  if k.startswith(f"{sc}|") and k.endswith(f"|{config}")
+                  and int(k.split("|")[1]) != TUNE_SEED)
+
+
+def _table(head: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    out += ["| " + " | ".join(str(x) for x in r) + " |" for r in rows]
+    return out + [""]
+
+
+def _pct(x: float) -> str:
+    return "inf" if math.isinf(x) else f"{100 * x:+.0f}%"
+
+
+def _summary(res: dict[str, Any], half: str, configs: Sequence[str]) -> tuple[list[str],
+                                                                              dict[str, Any]]:
+    scen = {n: s for n, s in res["scenarios"].items() if s["half"] == half}
+    lines: list[str] = []
+    verdicts: dict[str, Any] = {}
+    rows = []
+    worst_rows = []
+    for cfg in configs:
+        names = [n for n in sorted(scen) if _seeds(res, n, cfg)]
+        if not names:
+            continue
+        seeds = _seeds(res, names[0], cfg)
+        pairs = compare(res, cfg, names, seeds)
+        if not pairs:
+            continue
+        cells = []
+        for key, _, _ in METRICS:
+            ps = [p for p in pairs if p.metric == key]
+            w, t, lo = (sum(p.verdict == v for p in ps) for v in ("win", "tie", "loss"))
+            cells.append(f"{w}/{t}/{lo}")
+            if ps:
+                wp = max(ps, key=lambda p: p.change)
+                worst_rows.append((cfg, key, wp.scenario, _pct(wp.change)))
+        losses = [p for p in pairs if p.verdict == "loss"]
+        share_ok = 1 - len(losses) / len(pairs)
+        worst = max((p.change for p in losses), default=0.0)
+        never_worse = share_ok >= NEVER_WORSE_SHARE and worst <= NEVER_WORSE_MAX
+        verdicts[cfg] = {"pairs": len(pairs), "not_worse_share": share_ok,
+                         "worst_loss": worst, "never_worse": never_worse,
+                         "scenarios": len(names), "seeds": seeds}
+        rows.append([f"`{cfg}`", len(names), ",".join(map(str, seeds)), *cells,
+                     f"{share_ok:.0%}", _pct(worst), "yes" if never_worse else "**no**"])
+    if not rows:
+        return [f"No rows on the {half} half yet.", ""], verdicts
+    lines += _table(["config", "scenarios", "seeds", *[m[1] for m in METRICS],
+                     "pairs not worse", "worst loss", "never worse than DT"], rows)
+    lines += ["Each cell: wins / ties / losses against DT. Worst scenario per metric:", ""]
+    lines += _table(["config", "metric", "scenario", "change vs DT"], worst_rows)
+    return lines, verdicts
+
+
+def _gain(res: dict[str, Any], half: str, cfg: str) -> float | None:
+    """Median reduction of queries timed out against DT over the scenarios with bursts."""
+    win = window(cfg)
+    red = []
+    for n, s in res["scenarios"].items():
+        if s["half"] != half or not s["burst_classes"]:
+            continue
+        seeds = _seeds(res, n, cfg)
+        c = _vals(res, n, cfg, seeds, "query_timeouts", win)
+        d = _vals(res, n, "dt", seeds, "query_timeouts", win)
+        if c and len(c) == len(d) and statistics.fmean(d) > 0:
+            red.append(1 - statistics.fmean(c) / statistics.fmean(d))
+    return statistics.median(red) if red else None
+
+
+def _static(res: dict[str, Any], half: str, cfg: str) -> tuple[int, int]:
+    """(scenarios within STATIC_SLACK of the best static setting with short flows no worse,
+    scenarios compared) on the one-burst-class scenarios."""
+    ok = n = 0
+    win = window(cfg)
+    for sc, best in res.get("static_best", {}).items():
+        if res["scenarios"][sc]["half"] != half:
+            continue
+        seeds = _seeds(res, sc, cfg)
+        vals = {}
+        for key in ("qct_ms_p99", "query_timeouts", "short_slowdown_p99", "short_rto_flows"):
+            c = _vals(res, sc, cfg, seeds, key, win)
+            s = _vals(res, sc, best, seeds, key, win)
+            if not c or len(c) != len(s):
+                break
+            vals[key] = (statistics.fmean(c), statistics.fmean(s), (max(s) - min(s)) / 2)
+        else:
+            n += 1
+            near = all(c <= (1 + STATIC_SLACK) * s + sp for c, s, sp in
+                       (vals["qct_ms_p99"], vals["query_timeouts"]))
+            short = all(c <= s + sp for c, s, sp in
+                        (vals["short_slowdown_p99"], vals["short_rto_flows"]))
+            ok += near and short
+    return ok, n
+
+
+def _plot(res: dict[str, Any], half: str, configs: Sequence[str], path: Path) -> bool:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(2, 3, figsize=(13, 7))
+    drawn = False
+    scen = [n for n, s in res["scenarios"].items() if s["half"] == half]
+    for ax, (key, label, higher) in zip(axes.flat, METRICS, strict=True):
+        for cfg in configs:
+            names = [n for n in scen if _seeds(res, n, cfg)]
+            if not names:
+                continue
+            pairs = compare(res, cfg, names, _seeds(res, names[0], cfg))
+            r = sorted((p.cand / p.dt) if p.dt > 0 else 1.0 for p in pairs if p.metric == key)
+            if not r:
+                continue
+            y = [(i + 1) / len(r) for i in range(len(r))]
+            ax.step(r, y, where="post", label=cfg)
+            drawn = True
+        ax.axvline(1.0, color="grey", lw=0.8)
+        ax.set_xscale("log")
+        ax.set_title(f"{label} / DT ({'higher' if higher else 'lower'} is better)", fontsize=9)
+        ax.set_ylabel("share of scenarios", fontsize=8)
+    if drawn:
+        axes.flat[0].legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return drawn
+
+
+def write_report(results: Path, out: Path) -> None:
+    res = load_results(results)
+    configs = _configs(res)
+    lines = [
+        "# Evaluation on the scenario suite",
+        "",
+        ("Generated by `python -m bench.suite report` from `bench/results/suite.json`; rows "
+        "come from `python -m bench.suite run` (see [the suite](../bench/suite/README.md)). "
+        f"{N_SCENARIOS} scenarios drawn with seed {SUITE_SEED}, split by a hash into a "
+        "development half (controllers are designed on it) and an evaluation half (run once "
+        "per frozen design; every config's rows stay, losers included)."),
+        "",
+        (f"Metrics count what starts after {WARMUPS_S[0]:g} s ({WARMUPS_S[1]:g} s for 1 s "
+        "controllers, whose first decision comes at two intervals), paired with DT at the "
+        "operator's alphas on the same seed. Long-flow throughput is the geometric mean over "
+        "flows of 1 MB or more of DT's completion time over the config's."),
+        "",
+    ]
+    verdicts: dict[str, Any] = {}
+    for half in ("eval", "dev"):
+        title = "Evaluation half" if half == "eval" else "Development half"
+        lines += [f"## {title}", ""]
+        body, v = _summary(res, half, configs)
+        lines += body
+        verdicts[half] = v
+        png = PLOTS / f"suite-{half}.png"
+        if _plot(res, half, configs, png):
+            lines += [f"![ratio to DT, {title.lower()}](../bench/results/{png.name})", ""]
+        gains = [(c, _gain(res, half, c)) for c in configs]
+        statics = [(c, *_static(res, half, c)) for c in configs]
+        rows = [[f"`{c}`", "-" if g is None else f"{g:.0%}",
+                 f"{ok}/{n}" if n else "-"] for (c, g), (_, ok, n) in zip(gains, statics,
+                                                                            strict=True)]
+        lines += [("Median reduction of queries timed out against DT (scenarios with bursts), "
+                  "and one-burst-class scenarios within "
+                  f"{STATIC_SLACK:.0%} of the best static setting's query p99 and queries "
+                  "timed out with short flows no worse:"), ""]
+        lines += _table(["config", "median reduction", "near the best static"], rows)
+    picks = res.get("static_best", {})
+    if picks:
+        lines += ["## The best static setting", "",
+                  (f"Searched on seed {TUNE_SEED} over DT and the grid "
+                  f"{', '.join(GRID)} (burst class, other classes)."), ""]
+        lines += _table(["scenario", "half", "setting"],
+                        [[n, res["scenarios"][n]["half"], f"`{b}`"] for n, b in
+                         sorted(picks.items())])
+    lines += ["## Scenarios", "", f"Distribution: `{DISTRIBUTION}`", ""]
+    lines += _table(["name", "half", "scenario"],
+                    [[n, s["half"], s.get("describe", "")] for n, s in
+                     sorted(res["scenarios"].items())])
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join(lines).rstrip() + "\n")

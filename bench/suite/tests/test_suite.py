@@ -1,0 +1,120 @@
+"""The scenario suite: its draw, its halves, its configs, the expert's pick, the verdicts,
+and a real Dask cluster of worker processes running the harness."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from alphad_ns3.run import default_program
+from alphad_ns3.scenario import RunSpec, Scenario
+from alphad_ns3.sweep import execute
+
+from bench.suite import report
+from bench.suite.__main__ import main
+from bench.suite.campaign import GRID, best_static, row_key
+from bench.suite.runs import parse_config, spec
+from bench.suite.scenarios import DISTRIBUTION, N_SCENARIOS, draw, suite
+
+
+def test_the_draw_is_reproducible_and_covers_the_distribution() -> None:
+    a, b = draw(), draw()
+    assert a == b and len(a) == N_SCENARIOS
+    assert draw(seed=7) != a
+    d = DISTRIBUTION
+    for s in a:
+        assert d["leaves"][0] <= s.leaves <= d["leaves"][1]
+        assert d["servers"][0] <= s.servers <= d["servers"][1]
+        assert d["spines"][0] <= s.spines <= d["spines"][1]
+        assert d["classes"][0] <= s.classes <= d["classes"][1]
+        assert d["load"][0] <= s.load <= d["load"][1]
+        assert 5 * 1024 <= s.buffer_per_port_per_gbps <= 20 * 1024
+        assert all(0.25 <= x <= 8 for x in s.alphas) and len(s.alphas) == s.classes
+        assert set(s.burst_classes) <= set(range(s.classes))
+        s.scenario(1)  # the harness's own validation
+    for field, values in (("sched", {"rr", "sp"}), ("tcp", {"cubic", "dctcp"}),
+                          ("cdf", {"websearch", "datamining"})):
+        assert {getattr(s, field) for s in a} == values
+    assert any(not s.burst_classes for s in a)
+    assert any(s.one_burst_class for s in a)
+    assert any(s.phases for s in a) and any(not s.phases for s in a)
+
+
+def test_halves_split_by_hash_and_are_disjoint() -> None:
+    dev, ev = suite("dev"), suite("eval")
+    assert len(dev) == len(ev) == N_SCENARIOS // 2
+    assert not {s.name for s in dev} & {s.name for s in ev}
+    assert [s.name for s in suite("s03,s01")] == ["s01", "s03"]
+    with pytest.raises(ValueError, match="s99"):
+        suite("s99")
+
+
+def test_configs_parse_and_become_runs() -> None:
+    sc = next(s for s in draw() if s.one_burst_class)
+    c = parse_config("auto[hold=0.5]@100ms")
+    assert (c.kind, c.scheme, c.interval_s, c.params) == ("alphad", "auto", 0.1, (("hold", 0.5),))
+    r = spec(sc, c, 1)
+    assert r.scheme == "alphad" and r.alphad["scheme_params"] == {"hold": 0.5}
+    assert [p["alpha"] for p in r.alphad["priorities"]] == list(sc.alphas)
+    st = spec(sc, parse_config("static:16,0.25"), 101)
+    b = sc.burst_classes[0]
+    assert st.alphas[b] == 16 and all(a == 0.25 for i, a in enumerate(st.alphas) if i != b)
+    assert spec(sc, parse_config("abm"), 1).scheme == "abm"
+    for bad in ("auto@fast", "static:1", "auto[hold=x]@1s", "Auto@1s"):
+        with pytest.raises(ValueError, match="config"):
+            parse_config(bad)
+    assert main(["run", "--configs", "auto@soon"]) == 2
+
+
+def _m(q: float, short: float, rto: int = 0, tput: float = 1.0, to: float = 0.1) -> dict:  # type: ignore[type-arg]
+    return {"qct_ms_p99": q, "query_timeouts": to, "short_slowdown_p99": short,
+            "short_rto_flows": rto, "long_tput_vs_dt": tput, "qct_ms_mean": q / 2}
+
+
+def test_the_expert_keeps_short_and_long_flows() -> None:
+    rows = {"dt": _m(30, 10), GRID[0]: _m(20, 30), GRID[1]: _m(25, 10.5),
+            GRID[2]: _m(10, 10, tput=0.5)}
+    assert best_static(rows) == GRID[1]  # GRID[0] hurts short flows, GRID[2] long flows
+    assert best_static({"dt": _m(30, 10), GRID[0]: _m(40, 10)}) == "dt"
+
+
+def test_verdicts_use_the_seed_spread() -> None:
+    res = {"rows": {}, "scenarios": {}}
+    for seed, (d, c) in enumerate([(10.0, 9.0), (12.0, 9.5)], start=1):
+        res["rows"][row_key("s00", seed, "dt")] = {"1s": _m(d, 5)}
+        res["rows"][row_key("s00", seed, "auto@100ms")] = {"1s": _m(c, 5.2, tput=0.9)}
+    pairs = {p.metric: p for p in report.compare(res, "auto@100ms", ["s00"], [1, 2])}
+    assert pairs["qct_ms_p99"].verdict == "win"  # 9.25 vs 11, spread 1
+    assert pairs["short_slowdown_p99"].verdict == "loss"  # 5.2 vs 5, no spread
+    assert pairs["long_tput_vs_dt"].verdict == "loss"
+    assert math.isclose(pairs["long_tput_vs_dt"].change, 0.1)
+    assert pairs["query_timeouts"].verdict == "tie"
+
+
+def test_two_tiny_runs_on_a_local_dask_cluster(tmp_path: Path) -> None:
+    """Through a real distributed.LocalCluster of worker processes, as ``--scheduler``."""
+    import distributed
+
+    if not default_program().is_file():
+        pytest.fail(f"{default_program()} is missing: build it with `make ns3`")
+    tiny = Scenario(leaves=2, spines=1, servers=2, queues=2, link_rate="1Gbps", load=0.3,
+                    qps=200.0, request_frac=0.3, incast_classes="1", ws_classes="0",
+                    gen=0.02, drain=0.02)
+    specs = [RunSpec(scenario=tiny, scheme="dt"), RunSpec(scenario=tiny, scheme="abm")]
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        res = execute(specs, tmp_path, scheduler=cluster.scheduler_address,
+                      program=str(default_program()))
+        assert set(res) == {s.key() for s in specs}
+        assert all("error" not in r for r in res.values()), res
+        done = [json.loads((tmp_path / s.key() / "done.json").read_text()) for s in specs]
+        assert [d["spec"]["scheme"] for d in done] == ["dt", "abm"]
+        assert all(d["metrics"]["queries"] > 0 for d in done)
+        stamps = [(tmp_path / s.key() / "done.json").stat().st_mtime_ns for s in specs]
+        again = execute(specs, tmp_path, scheduler=cluster.scheduler_address)
+        assert json.dumps(again, sort_keys=True) == json.dumps(
+            {s.key(): d for s, d in zip(specs, done, strict=True)}, sort_keys=True)
+        # the cache answers; nothing runs twice
+        assert stamps == [(tmp_path / s.key() / "done.json").stat().st_mtime_ns for s in specs]
