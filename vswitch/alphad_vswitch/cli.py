@@ -13,15 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from alphad_vswitch import __version__
-from alphad_vswitch.service import (
-    Stopper,
-    add_run_options,
-    duration,
-    error,
-    parser,
-    setup_logging,
-)
+from alphad_vswitch import __version__, service
 
 __all__ = ["main"]
 
@@ -30,7 +22,7 @@ PROG = "alphad-vswitch"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = parser(PROG, __doc__, __version__)
+    p = service.parser(PROG, __doc__, __version__)
     env = os.environ.get
     p.add_argument("--config-db", default=env("VSWITCH_CONFIG_DB"), required=not
                    env("VSWITCH_CONFIG_DB"), help="SONiC config_db.json to load into CONFIG_DB")
@@ -42,7 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="start a redis-server of our own in DIR (socket DIR/redis.sock)")
     p.add_argument("--database-config", type=Path, default=env("VSWITCH_DATABASE_CONFIG"),
                    help="write SONiC's database_config.json here for clients")
-    p.add_argument("--tick", type=duration, default=duration(env("VSWITCH_TICK", "10ms")),
+    p.add_argument("--tick", type=service.duration,
+                   default=service.duration(env("VSWITCH_TICK", "10ms")),
                    help="ASIC read/advance period (default 10ms)")
     p.add_argument("--queues", type=int, default=8, help="egress queues per port (default 8)")
     p.add_argument("--step-ns", type=int, default=1000, help="model step of the virtual ASIC")
@@ -53,13 +46,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--no-load", action="store_true",
                    help="keep CONFIG_DB as it is if it is already initialised")
-    add_run_options(p, "VSWITCH_LOG_LEVEL")
+    service.add_run_options(p, "VSWITCH_LOG_LEVEL")
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    setup_logging(args.log_level)
+    service.setup_logging(args.log_level)
     from alphad.sonic.db import LayoutError, parse_address
     from alphad_vswitch.asic import AsicError
     from alphad_vswitch.configdb import ConfigDbError
@@ -83,11 +76,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ConfigDbError, AsicError, LayoutError) as e:
         if server:
             server.stop()
-        return error(PROG, str(e), 2)
+        return service.error(PROG, str(e), 2)
     except RedisServerError as e:
-        return error(PROG, str(e), 1)
+        return service.error(PROG, str(e), 1)
 
-    stopper = Stopper(vs.stop_event)
+    stopper = service.Stopper(vs.stop_event)
     log.info("virtual switch: %d ports x %d queues at %d Mb/s, pool %s (%d bytes), Redis %s",
              len(vs.shape.ports), args.queues, vs.shape.speed_mbps, vs.shape.pool,
              vs.shape.pool_bytes, args.redis)

@@ -15,14 +15,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from alphad_vswitch.service import (
-    Stopper,
-    add_run_options,
-    duration,
-    error,
-    parser,
-    setup_logging,
-)
+from alphad_vswitch import service
 from alphad_vswitch_gnmi import __version__
 
 __all__ = ["main"]
@@ -32,7 +25,7 @@ PROG = "alphad-vswitch-gnmi"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = parser(PROG, __doc__, __version__)
+    p = service.parser(PROG, __doc__, __version__)
     env = os.environ.get
     p.add_argument("--listen", default=env("GNMI_LISTEN", "127.0.0.1:8080"),
                    help="host:port to serve on (default 127.0.0.1:8080, sonic-gnmi's port; "
@@ -51,33 +44,33 @@ def build_parser() -> argparse.ArgumentParser:
     tls.add_argument("--credentials", type=Path, default=env("GNMI_CREDENTIALS"),
                      help="JSON file of users (username/password metadata); none: no auth")
     b = p.add_argument_group("behaviour")
-    b.add_argument("--min-sample-interval", type=duration, default=duration("1s"),
+    b.add_argument("--min-sample-interval", type=service.duration, default=1.0,
                    help="smallest SAMPLE interval accepted (sonic-gnmi: 1s)")
-    b.add_argument("--on-change-poll", type=duration, default=duration("100ms"),
+    b.add_argument("--on-change-poll", type=service.duration, default=0.1,
                    help="how often ON_CHANGE subscriptions look for changes")
     b.add_argument("--no-native-write", action="store_true",
                    help="refuse sonic-db Sets (sonic-gnmi without --gnmi_native_write)")
-    b.add_argument("--set-delay", type=duration, default=0.0,
+    b.add_argument("--set-delay", type=service.duration, default=0.0,
                    help="delay every Set by this much (to model a validating config updater)")
-    b.add_argument("--max-connection-age", type=duration, default=None,
+    b.add_argument("--max-connection-age", type=service.duration, default=None,
                    help="close connections (GOAWAY) after this long; streams end UNAVAILABLE")
     b.add_argument("--state-dir", type=Path, default=Path(env("GNMI_STATE_DIR", ".")),
                    help="where the OpenConfig write journal is kept")
-    add_run_options(p, "GNMI_LOG_LEVEL")
+    service.add_run_options(p, "GNMI_LOG_LEVEL")
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    setup_logging(args.log_level)
+    service.setup_logging(args.log_level)
     from alphad.sonic import db as sdb
     from alphad_vswitch_gnmi.auth import AuthError, Credentials, server_credentials
     from alphad_vswitch_gnmi.server import GnmiServer, ServerOptions
 
     if bool(args.tls_cert) != bool(args.tls_key):
-        return error(PROG, "--tls-cert and --tls-key go together", 2)
+        return service.error(PROG, "--tls-cert and --tls-key go together", 2)
     if not args.tls_cert and not args.insecure:
-        return error(PROG, "give --tls-cert and --tls-key, or --insecure for plain TCP", 2)
+        return service.error(PROG, "give --tls-cert and --tls-key, or --insecure for plain TCP", 2)
     try:
         if args.database_config and args.database_config.exists():
             layout = sdb.layout_from_file(args.database_config)
@@ -89,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         tls = (server_credentials(args.tls_cert, args.tls_key, args.ca_cert,
                                   args.require_client_cert) if args.tls_cert else None)
     except (sdb.LayoutError, AuthError) as e:
-        return error(PROG, str(e), 2)
+        return service.error(PROG, str(e), 2)
     opts = ServerOptions(address=args.listen, min_sample_interval=args.min_sample_interval,
                          on_change_poll=args.on_change_poll, native_write=not args.no_native_write,
                          set_delay=args.set_delay, max_connection_age=args.max_connection_age,
@@ -97,7 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         srv = GnmiServer(layout, opts, creds, tls).start()
     except (OSError, RuntimeError) as e:
-        return error(PROG, f"cannot serve on {args.listen}: {e}", 1)
+        return service.error(PROG, f"cannot serve on {args.listen}: {e}", 1)
     if args.port_file:
         tmp = args.port_file.with_suffix(".tmp")
         tmp.write_text(f"{srv.port}\n")
@@ -105,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     log.info("gNMI on %s port %d (%s, %s), Redis %s", args.listen.rpartition(":")[0], srv.port,
              "TLS" if tls else "insecure", "auth" if creds.enabled else "no auth",
              layout["CONFIG_DB"].address)
-    stopper = Stopper()
+    stopper = service.Stopper()
     stopper.event.wait(args.duration)
     srv.stop()
     return stopper.exit_code
