@@ -234,7 +234,7 @@ def shown_commands(path: Path) -> list[tuple[int, list[str]]]:
             if block is None:
                 block, indent = [], len(line) - len(line.lstrip(" "))
                 continue
-            # a block that shows a session: only its "$ " lines are commands
+            # a block that shows a terminal transcript: only its "$ " lines are commands
             if any(b.startswith("$ ") for _, b in block):
                 block = [(j, b) for j, b in block if b.startswith("$ ")]
             found += block
