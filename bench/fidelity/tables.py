@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import sys
@@ -89,6 +90,7 @@ def reproduction(doc: dict[str, Any]) -> list[str]:
 
 
 def main() -> int:
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args()
     lines: list[str] = []
     fp = RESULTS / "fidelity.json"
     if fp.is_file():
