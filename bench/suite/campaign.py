@@ -22,6 +22,7 @@ from alphad_ns3.window import long_vs_dt, windowed
 from bench.suite.runs import (
     RUN_TIMEOUT_S,
     Config,
+    code_hash,
     parse_config,
     program_snapshot,
     run_dir,
@@ -119,6 +120,8 @@ class Campaign:
     def run(self, scenarios: Sequence[SuiteScenario], configs: Sequence[str],
             seeds: Sequence[int], chunk: int = 4, statics: bool = False) -> None:
         cfgs = [parse_config(c) for c in dict.fromkeys(["dt", *configs])]
+        for c in cfgs:
+            self.log(f"  {c.name}: code {code_hash(c)}")
         for i in range(0, len(scenarios), chunk):
             part = scenarios[i:i + chunk]
             self.log(f"[{', '.join(s.name for s in part)}] {len(cfgs)} configs x "

@@ -115,15 +115,22 @@ def _scheme_files(scheme: str) -> list[Path]:
     return sorted(files)
 
 
+_HASHES: dict[str, str] = {}
+
+
 def code_hash(cfg: Config) -> str:
-    """What a run of ``cfg`` depends on besides its parameters and the program."""
+    """What a run of ``cfg`` depends on besides its parameters and the program: the shared
+    controller code and the scheme's own, read once per process (the first call imports the
+    schemes, so worker processes forked afterwards run exactly the code that was hashed)."""
     if cfg.kind != "alphad":
         return "exact"
-    h = hashlib.sha256()
-    for f in [ALPHAD / p for p in SHARED_CODE] + _scheme_files(cfg.scheme):
-        h.update(f.name.encode())
-        h.update(f.read_bytes())
-    return h.hexdigest()[:12]
+    if cfg.scheme not in _HASHES:
+        h = hashlib.sha256()
+        for f in [ALPHAD / p for p in SHARED_CODE] + _scheme_files(cfg.scheme):
+            h.update(f.name.encode())
+            h.update(f.read_bytes())
+        _HASHES[cfg.scheme] = h.hexdigest()[:12]
+    return _HASHES[cfg.scheme]
 
 
 def cache_dir() -> Path:

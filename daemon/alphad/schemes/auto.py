@@ -66,13 +66,17 @@ class Auto:
         self.P = cl.n_prio
         self.managed = cl.prio >= 0
         self.prio = np.maximum(cl.prio, 0)
+        # Managed queues ordered by class: per-class sums and maxima are reduceat's.
         self.idx = np.flatnonzero(self.managed)
+        self.idx = self.idx[np.argsort(cl.prio[self.idx], kind="stable")]
         self.cls = cl.prio[self.idx]
+        present = np.unique(self.cls)
+        self.starts = np.searchsorted(self.cls, present)
+        self.present = present
         cap = min(self.p["alpha_cap"], ctx.quantizer.alpha_max)
-        low = np.full(self.P, np.inf)
-        np.minimum.at(low, self.cls, self.alpha_q[self.idx])
-        with np.errstate(divide="ignore"):
-            self.max_level = np.maximum(np.floor(np.log2(cap / np.maximum(low, 1e-300))), 0)
+        low = self._per_class(np.minimum, self.alpha_q[self.idx], np.inf)
+        self.low = np.where(np.isfinite(low) & (low > 0), low, 1.0)  # a class's lowest alpha_p
+        self.max_level = np.maximum(np.floor(np.log2(cap / self.low)), 0)
         self.hold = max(self.p["hold"], self.interval)
         self.reset_state()
 
@@ -87,8 +91,12 @@ class Auto:
         self.based = False
         self.last_harm = -np.inf
 
-    def _sum(self, x: np.ndarray) -> np.ndarray:
-        return np.bincount(self.cls, weights=x[self.idx], minlength=self.P)
+    def _per_class(self, op: np.ufunc, x: np.ndarray, empty: float) -> np.ndarray:
+        """op reduced over each class's managed queues (``x`` [..., n] in class order)."""
+        out = np.full((*x.shape[:-1], self.P), empty)
+        if x.shape[-1]:
+            out[..., self.present] = op.reduceat(x, self.starts, axis=-1)
+        return out
 
     def __call__(self, est: Estimates) -> np.ndarray:
         p = self.p
@@ -97,23 +105,27 @@ class Auto:
             return self.alpha_q.copy()
         self.t += est.dt
         t = self.t
-        drop, offered = est.drop_delta, est.tx_delta + est.drop_delta
-        idle = est.rate < p["idle_util"]
-        busy = ~idle
-        L_idle = loss_fraction(self._sum(drop * idle), self._sum(offered * idle))
-        L_busy = loss_fraction(self._sum(drop * busy), self._sum(offered * busy))
-        busy_all = loss_fraction(np.array([(drop * busy)[self.idx].sum()]),
-                                 np.array([(offered * busy)[self.idx].sum()]))[0]
+        drop = est.drop_delta[self.idx]
+        if not (drop.any() or self.level.any()):  # nothing lost, nothing raised: DT
+            self.base_idle *= 1 - min(est.dt / self.hold, 1.0)
+            self.base_busy *= 1 - min(est.dt / self.hold, 1.0)
+            return self.alpha_q.copy()
+        idle = est.rate[self.idx] < p["idle_util"]
+        offered = est.tx_delta[self.idx] + drop
+        wm = est.watermark[self.idx]
+        S = wm + drop
+        d_i, o_i, d_all, o_all = self._per_class(
+            np.add, np.stack((drop * idle, offered * idle, drop, offered)), 0.0)
+        S_c, W_c = self._per_class(np.maximum, np.stack((S * idle, wm * idle)), 0.0)
+        d_b, o_b = d_all - d_i, o_all - o_i
+        L_idle, L_busy = loss_fraction(d_i, o_i), loss_fraction(d_b, o_b)
+        busy_all = d_b.sum() / o_b.sum() if o_b.sum() >= MIN_BYTES else 0.0
 
         # What each class's biggest burst on an idle queue needed (FB Eq. 6-8), in levels.
-        S = est.watermark + drop
-        free_others = np.minimum(est.free + est.watermark, self.B)
         with np.errstate(divide="ignore", invalid="ignore"):
-            k = np.log2(burst_alpha(S, free_others, p["margin"]) / np.maximum(self.alpha_q, 1e-300))
-        k = np.where(idle & self.managed & (S >= MIN_BYTES), np.ceil(np.minimum(k, 64.0)), 0.0)
-        need = np.zeros(self.P)
-        np.maximum.at(need, self.cls, k[self.idx])
-        need = np.minimum(need, self.max_level)
+            a = burst_alpha(S_c, np.minimum(est.free + W_c, self.B), p["margin"])
+            k = np.ceil(np.log2(a / self.low))
+        need = np.where(S_c >= MIN_BYTES, np.clip(k, 0.0, self.max_level), 0.0)
         need_hold = self.need.push(t, need)
 
         raised = self.level > 0
