@@ -32,7 +32,7 @@ shim:
 run: setup
 	$(VENV)/bin/alphad run -c configs/alphad.yaml
 
-test: setup lint-docker test-c test-ns3 test-py test-p4
+test: setup lint-docker test-c test-ns3 test-py test-p4 test-container
 
 test-c: shim
 	ctest --test-dir $(SHIM_BUILD) --output-on-failure
@@ -52,7 +52,7 @@ bench-observability: setup
 	$(PY) -m bench.observability $(BENCH_OBSERVABILITY_ARGS)
 
 lint: venv
-	$(VENV)/bin/ruff check daemon bench experiments ns3-harness/python
+	$(VENV)/bin/ruff check daemon bench experiments ns3-harness/python container
 
 # --- ns-3 harness: ns-3 from the PyPI wheel's C++ SDK (no ns-3 source tree) ---
 NS3_VERSION := 3.44.post0
@@ -99,6 +99,23 @@ lint-docker: venv
 
 bench-sonic: setup
 	$(PY) -m bench.sonic $(BENCH_SONIC_ARGS)
+
+# --- the container image: docker where an engine answers, else podman (container/engine.py)
+.PHONY: image test-container bench-container
+image:
+	$(PYTHON) container/engine.py build
+
+# the image against the virtual switch; without an engine: skipped, but fails when CI=true
+test-container: venv
+	@if $(PYTHON) container/engine.py which >/dev/null 2>&1; then \
+	  $(MAKE) --no-print-directory image && $(VENV)/bin/pytest -q container/tests; \
+	elif [ "$${CI:-}" = true ]; then \
+	  echo "test-container: CI=true and no container engine (.ci/run installs podman)" >&2; exit 1; \
+	else echo "test-container: SKIPPED: no container engine (apt-get install podman mmdebstrap runc uidmap)"; fi
+
+# image size and the container's time to its first control cycle
+bench-container: venv image
+	$(PY) -m bench.container.run $(BENCH_CONTAINER_ARGS)
 
 clean:
 	rm -rf $(BUILD)
