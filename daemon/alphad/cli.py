@@ -235,6 +235,10 @@ def cmd_restore(args: argparse.Namespace) -> int:
     try:
         backend = open_backend(cfg.backend)
     except BackendError as e:
+        if getattr(e, "restored", False):  # restored at open; the switch cannot be managed
+            print(f"alphad: {cfg.backend_type} switch restored to its original buffer "
+                  f"configuration (alphad could not manage it now: {e})")
+            return 0
         _err(f"cannot open backend {cfg.backend_type}: {e}")
         return 1
     else:

@@ -111,10 +111,16 @@ def test_control_loop_through_the_virtual_switch(server: RedisServer, vswitch,  
             c4, c0 = server.client(4), server.client(0)
             clones = {k.split("|", 1)[1]: c4.hget(k, "dynamic_th")
                       for k in c4.scan_iter(match="BUFFER_PROFILE|alphad_*")}
-            time.sleep(0.1)  # let the switch apply the latest writes
             seen["clones"] = clones
-            seen["appl"] = {k.split(":", 1)[1]: c0.hget(k, "dynamic_th")
-                            for k in c0.scan_iter(match="BUFFER_PROFILE_TABLE:alphad_*")}
+
+            def appl() -> dict[str, str | None]:
+                return {k.split(":", 1)[1]: c0.hget(k, "dynamic_th")
+                        for k in c0.scan_iter(match="BUFFER_PROFILE_TABLE:alphad_*")}
+
+            deadline = time.monotonic() + 2.0  # let the switch apply the latest writes
+            while appl() != clones and time.monotonic() < deadline:
+                time.sleep(0.02)
+            seen["appl"] = appl()
             seen["flex"] = c4.hget("FLEX_COUNTER_TABLE|QUEUE_WATERMARK", "POLL_INTERVAL")
             seen["wm"] = d.snapshot.sample.watermark.max() if d.snapshot else 0
 

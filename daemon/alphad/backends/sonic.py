@@ -37,6 +37,7 @@ from alphad.sonic.actuate import (
     FLEX_GROUPS,
     Actuator,
     ClonesMissing,
+    ConfigChanged,
     clone_name,
     restore_from,
     set_flex_intervals,
@@ -44,6 +45,7 @@ from alphad.sonic.actuate import (
 from alphad.sonic.counters import CounterReader
 from alphad.sonic.discover import Discovery, DiscoveryError, discover
 from alphad.sonic.journal import Journal, JournalError
+from alphad.sonic.reconcile import reconcile, undone_tables
 
 __all__ = ["CONFIGS", "SonicBackend", "SonicConfig", "open_backend", "switch_identity"]
 
@@ -117,6 +119,7 @@ class SonicBackend:
         self.config_db = sdb.connect(L["CONFIG_DB"], cfg.timeout)
         self.counters_db = sdb.connect(L["COUNTERS_DB"], cfg.timeout)
         self.state_db = sdb.connect(L["STATE_DB"], cfg.timeout)
+        self.appl_db = sdb.connect(L["APPL_DB"], cfg.timeout)  # read only: pool sizes
         self.journal = Journal(cfg.journal, f"ALPHAD_JOURNAL{L['STATE_DB'].separator}config_db")
         self._down = False
         self._flex_done = not cfg.manage_flex_counters
@@ -126,20 +129,26 @@ class SonicBackend:
             log.warning("flex counter poll interval %g ms outside SONiC's range; using %d ms",
                         cfg.poll_interval * 1000, self.poll_ms)
         where = f"SONiC Redis {L['CONFIG_DB'].address} ({L.source})"
+        restored = False
         try:
             self.journal.check_writable()
             self.config_db.ping()
             self.journal.load(self.state_db)
             if len(self.journal):
+                reconcile(self.config_db, self.journal, self.state_db, self.cfg_sep,
+                          " since the previous run wrote the journal")
                 n = restore_from(self.config_db, self.journal, self.state_db, self.cfg_sep)
-                log.warning("restored %d CONFIG_DB entries left by a previous run (journal %s)",
-                            n, cfg.journal)
-            self.disc: Discovery = discover(self.config_db, self.counters_db, self.cfg_sep,
-                                            cfg.pool)
+                if n:
+                    log.warning("restored %d CONFIG_DB entries left by a previous run "
+                                "(journal %s)", n, cfg.journal)
+            restored = True  # the switch holds no change of alphad's any more
+            self.disc: Discovery = self._discover()
         except redis.RedisError as e:
             raise FatalBackendError(f"{where}: {e}", backend=self.name, op="open") from None
         except (DiscoveryError, JournalError) as e:
-            raise FatalBackendError(str(e), backend=self.name, op="open") from None
+            err = FatalBackendError(str(e), backend=self.name, op="open")
+            err.restored = restored  # type: ignore[attr-defined]  # read by `alphad restore`
+            raise err from None
         d = self.disc
         self.topo: Topology = d.topology()
         self.original_k = np.array([q.dynamic_th for q in d.queues], dtype=np.int8)
@@ -156,9 +165,9 @@ class SonicBackend:
                                     [q.oid for q in d.queues], pool_oid, cfg.reader)
         self.groups = tuple(g for g in FLEX_GROUPS
                             if g != "BUFFER_POOL_WATERMARK" or pool_oid is not None)
-        log.info("sonic: %s, %d queues on %d ports (%d managed), pool %s (%d bytes), %d entries "
-                 "skipped", d.switch, self.topo.n, self.topo.n_ports,
-                 sum(q.managed for q in d.queues), d.pool.name, d.pool.size,
+        log.info("sonic: %s, %d queues on %d ports (%d managed), pool %s (%d bytes, from %s), "
+                 "%d entries skipped", d.switch, self.topo.n, self.topo.n_ports,
+                 sum(q.managed for q in d.queues), d.pool.name, d.pool.size, d.pool.size_from,
                  len(d.skipped))
 
     # -- connection ----------------------------------------------------------------
@@ -169,8 +178,8 @@ class SonicBackend:
         except redis.RedisError as e:
             self._down = True
             raise TransientBackendError(f"redis: {e}", backend=self.name, op=op) from None
-        except ClonesMissing as e:
-            self._down = True  # the next call re-learns which clones exist
+        except (ClonesMissing, ConfigChanged) as e:
+            self._down = True  # the next call checks CONFIG_DB and re-learns the clones
             raise TransientBackendError(str(e), backend=self.name, op=op) from None
         except JournalError as e:
             raise FatalBackendError(str(e), backend=self.name, op=op) from None
@@ -182,9 +191,21 @@ class SonicBackend:
             self._down = False
 
     def _recover(self) -> None:
-        """Back after a lost connection (maybe a Redis restart): re-publish the journal
-        in STATE_DB, and re-learn which clones exist and their dynamic_th."""
+        """Back after a lost connection, a Redis restart or a refused write: check the
+        journal against CONFIG_DB (stale entries dropped), rediscover on the switch's own
+        configuration, re-publish the journal in STATE_DB, and re-learn which clones
+        exist and their dynamic_th. ConfigChanged while CONFIG_DB has no usable buffer
+        configuration (flushed, reload in progress): nothing is written meanwhile."""
         self.config_db.ping()
+        reconcile(self.config_db, self.journal, self.state_db, self.cfg_sep,
+                  " while alphad ran (config reload, or Redis restarted without its data?)")
+        try:
+            d = self._discover(undone_tables(self.config_db, self.journal, self.cfg_sep))
+        except DiscoveryError as e:
+            raise ConfigChanged(f"CONFIG_DB has no usable buffer configuration now ({e}); "
+                                "config reload in progress? nothing is written until it is "
+                                "back") from None
+        self._adopt(d)
         n = self.journal.resync_state(self.state_db)
         if n:
             log.warning("journal: %d entries were missing from STATE_DB; written again", n)
@@ -201,6 +222,33 @@ class SonicBackend:
         self._flex_done = not self.cfg.manage_flex_counters
         log.info("reconnected to SONiC Redis (%d queues cloned, journal of %d entries)",
                  len(self.act.cloned), len(self.journal))
+
+    def _discover(self, tables: dict[str, dict[str, dict[str, str]]] | None = None
+                  ) -> Discovery:
+        L = self.layout
+        return discover(self.config_db, self.counters_db, self.cfg_sep, self.cfg.pool, tables,
+                        self.appl_db, self.state_db, L["APPL_DB"].separator,
+                        L["STATE_DB"].separator)
+
+    def _adopt(self, d: Discovery) -> None:
+        """Take a rediscovery: the same queues on the same originals go on (new counter
+        oids are followed); anything else is a switch alphad must be restarted on."""
+        old = self.disc
+        if _shape(d) != _shape(old):
+            raise FatalBackendError(
+                "the switch was reconfigured while alphad ran (its managed queues, their "
+                f"profiles' dynamic_th or pool {old.pool.name!r} differ from what alphad "
+                "discovered at start); alphad stops so that a restart manages the new "
+                "configuration", backend=self.name, op="recover")
+        if [q.oid for q in d.queues] != [q.oid for q in old.queues] or \
+                d.pool_oid != old.pool_oid:
+            log.warning("COUNTERS_DB has new object ids for the same queues (syncd restarted); "
+                        "reading those")
+            pool_oid = d.pool_oid if self.cfg.pool_watermark else None
+            self.reader = CounterReader(self.counters_db, self.layout["COUNTERS_DB"].separator,
+                                        [q.oid for q in d.queues], pool_oid, self.cfg.reader)
+        self.disc = d
+        self.act = Actuator(d, self.cfg_sep)
 
     # -- Backend protocol ------------------------------------------------------------
     def topology(self) -> Topology:
@@ -224,9 +272,17 @@ class SonicBackend:
     def sample(self) -> Sample:
         self._ensure("sample")
         with self._guard("sample"):
+            diff = self.act.check(self.config_db)
+            if diff:  # config reload, an operator's edit: nothing written until checked
+                log.warning("CONFIG_DB diff under alphad (%s); checking the journal and "
+                            "rediscovering", diff)
+                self._down = True
+                self._recover()
+                self._down = False
             if not self._flex_done:
                 changed = set_flex_intervals(self.config_db, self.cfg_sep, self.groups,
-                                             self.poll_ms, self.journal, self.state_db)
+                                             self.poll_ms, self.journal, self.state_db,
+                                             guard=self.act.pool_key)
                 if changed:
                     log.info("flex counters %s: poll interval %d ms", ", ".join(self.groups),
                              self.poll_ms)
@@ -278,9 +334,14 @@ class SonicBackend:
         self._k[idx] = ks
 
     def restore(self) -> None:
-        self._ensure("restore")
+        """Write back every journaled original that CONFIG_DB still holds alphad's change
+        of; entries the switch has reconfigured since are dropped (logged), never written."""
         with self._guard("restore"):
+            self.config_db.ping()
+            reconcile(self.config_db, self.journal, self.state_db, self.cfg_sep,
+                      " while alphad ran (config reload, or Redis restarted without its data?)")
             n = restore_from(self.config_db, self.journal, self.state_db, self.cfg_sep)
+        self._down = False
         self.act.forget()
         self._k[:] = self.original_k
         self._flex_done = not self.cfg.manage_flex_counters
@@ -288,7 +349,7 @@ class SonicBackend:
             log.info("restored %d CONFIG_DB entries to their original content", n)
 
     def close(self) -> None:
-        for r in (self.config_db, self.counters_db, self.state_db):
+        for r in (self.config_db, self.counters_db, self.state_db, self.appl_db):
             try:
                 r.close()
             except redis.RedisError:
@@ -299,6 +360,12 @@ class SonicBackend:
         if tag not in self._warned:
             self._warned.add(tag)
             log.warning(msg, *args)
+
+
+def _shape(d: Discovery) -> tuple[Any, ...]:
+    """What must not change for alphad to go on with the topology it was started on."""
+    return ([(q.port, q.queue, q.dynamic_th, q.managed) for q in d.queues], d.pool.name,
+            d.pool.size, sorted((p, d.ports[p]) for p in {q.port for q in d.queues}))
 
 
 def open_backend(cfg: Any) -> SonicBackend:

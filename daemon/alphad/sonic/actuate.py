@@ -21,12 +21,13 @@ import redis
 
 from alphad.sonic.discover import Discovery, QueueEntry
 from alphad.sonic.journal import Journal, Original
-from alphad.sonic.keys import format_profile_ref
+from alphad.sonic.keys import SonicSyntaxError, format_profile_ref, parse_profile_ref
 
 __all__ = [
     "FLEX_GROUPS",
     "Actuator",
     "ClonesMissing",
+    "ConfigChanged",
     "Plan",
     "clone_name",
     "layout",
@@ -34,15 +35,20 @@ __all__ = [
     "set_flex_intervals",
 ]
 
-# KEYS: profile hashes; ARGV: dynamic_th values (same order). Atomic, one round trip.
-# A profile that does not exist (Redis lost it) is not left behind: HSET reports a new
-# field only for a hash without dynamic_th, which is then deleted again within the same
-# atomic script. Returns how many were missing. One call per profile in the normal case.
+# KEYS: the managed pool, then profile hashes; ARGV: dynamic_th values (profile order).
+# Atomic, one round trip. Nothing is written when the pool is gone (CONFIG_DB flushed:
+# `config reload`, an empty restart): returns -1. A profile that does not exist (Redis
+# lost it) is not left behind: HSET reports a new field only for a hash without
+# dynamic_th, which is then deleted again within the same atomic script. Returns how
+# many were missing. One call per profile in the normal case.
 _SET_TH_LUA = """
 local call = redis.call
+if call('EXISTS', KEYS[1]) == 0 then
+  return -1
+end
 local missing = 0
-for i = 1, #KEYS do
-  if call('HSET', KEYS[i], 'dynamic_th', ARGV[i]) == 1 then
+for i = 2, #KEYS do
+  if call('HSET', KEYS[i], 'dynamic_th', ARGV[i - 1]) == 1 then
     call('DEL', KEYS[i])
     missing = missing + 1
   end
@@ -53,6 +59,11 @@ return missing
 
 class ClonesMissing(RuntimeError):
     """Clone profiles alphad created are gone from CONFIG_DB (Redis lost them)."""
+
+
+class ConfigChanged(RuntimeError):
+    """CONFIG_DB's buffer configuration is not the one discovered and journaled
+    (flushed, reloaded or edited): nothing was written."""
 
 FLEX_GROUPS = ("QUEUE", "QUEUE_WATERMARK", "BUFFER_POOL_WATERMARK")
 
@@ -89,6 +100,8 @@ class Plan:
     queue_del: list[str] = field(default_factory=list)  # full keys
     th: dict[str, int] = field(default_factory=dict)  # full profile key -> dynamic_th
     new: list[tuple[str, int]] = field(default_factory=list)  # queues cloned by this plan
+    # what CONFIG_DB must hold for the plan to apply (None: the key must exist)
+    expect: dict[str, dict[str, str] | None] = field(default_factory=dict)
 
     @property
     def structural(self) -> bool:
@@ -109,6 +122,10 @@ class Actuator:
             k: layout(e, set()) for k, e in disc.entries.items()}
         self._th_sha: str | None = None
 
+    @property
+    def pool_key(self) -> str:
+        return f"BUFFER_POOL{self.sep}{self.d.pool.name}"
+
     def qkey(self, suffix: str) -> str:
         return f"BUFFER_QUEUE{self.sep}{suffix}"
 
@@ -126,12 +143,15 @@ class Actuator:
             return plan
         info = {(x.port, x.queue): x for x in self.d.queues}
         cloned = self.cloned | {(p, q) for p, q, _ in new}
+        plan.expect[self.pool_key] = None
         for p, q, k in new:
             plan.new.append((p, q))
             prof = self.d.profiles[info[(p, q)].profile]
             plan.profiles[self.pkey(clone_name(p, q))] = {**prof.fields, "dynamic_th": str(k)}
+            plan.expect[self.pkey(prof.name)] = prof.fields
         for ekey in sorted({info[(p, q)].entry for p, q, _ in new}):
             old = self._layout[ekey]
+            plan.expect.update({self.qkey(s): f for s, f in old.items()})
             nl = layout(self.d.entries[ekey], cloned)
             plan.queue_del += [self.qkey(s) for s in old if s not in nl]
             plan.queue_new.update({self.qkey(s): f for s, f in nl.items() if s not in old})
@@ -148,29 +168,85 @@ class Actuator:
 
     def execute(self, r: redis.Redis, plan: Plan, journal: Journal,
                 state_db: redis.Redis) -> None:
-        """Journal what the plan touches for the first time, then write it."""
+        """Check that CONFIG_DB holds what the plan starts from, journal what it touches
+        for the first time, then write it in one transaction (WATCH: a change of the
+        checked keys in between writes nothing). ConfigChanged: nothing written."""
         if plan.structural:
-            fresh = [k for k in plan.touched() if k not in journal]
-            if fresh:
-                journal.record(self.originals(r, fresh), state_db)
-            pipe = r.pipeline(transaction=True)
-            for k, f in plan.profiles.items():
-                pipe.delete(k)
-                pipe.hset(k, mapping=f)
-            for k in plan.queue_del:
-                pipe.delete(k)
-            for k, f in plan.queue_new.items():
-                pipe.delete(k)
-                pipe.hset(k, mapping=f)
-            for k, f in plan.queue_set.items():  # same fields: overwrite, never remove
-                pipe.hset(k, mapping=f)
-            pipe.execute()
+            with r.pipeline(transaction=True) as pipe:
+                guard = list(plan.expect)
+                pipe.watch(*guard)
+                now = {k: pipe.hgetall(k) for k in guard}  # immediate mode under WATCH
+                bad = [k for k, want in plan.expect.items() if not self._holds(k, now[k], want)]
+                if bad:
+                    raise ConfigChanged(
+                        f"CONFIG_DB no longer holds the buffer configuration alphad discovered "
+                        f"({len(bad)} keys differ or are gone, e.g. {sorted(bad)[0]}); "
+                        "nothing written")
+                fresh = [k for k in plan.touched() if k not in journal]
+                if fresh:
+                    journal.record(self.originals(r, fresh), state_db)
+                pipe.multi()
+                self._write_structure(pipe, plan)
+                try:
+                    pipe.execute()
+                except redis.WatchError:
+                    raise ConfigChanged("CONFIG_DB's buffer configuration changed while "
+                                        "alphad wrote to it; nothing written") from None
             self._commit_structure(plan)
         if plan.th:
             self.set_th(r, plan.th)
 
+    def check(self, r: redis.Redis) -> str | None:
+        """None while CONFIG_DB holds the configuration alphad discovered (the pool, the
+        managed queues' profiles, each BUFFER_QUEUE entry as alphad laid it out: split
+        entries absent), else the first key that differs. One round trip."""
+        exp: list[tuple[str, dict[str, str] | bool | None]] = [(self.pool_key, True)]
+        exp += [(self.pkey(n), self.d.profiles[n].fields)
+                for n in sorted({q.profile for q in self.d.queues if q.managed})]
+        exp += [(self.qkey(k), self._layout[k].get(k)) for k in sorted(self.d.entries)]
+        pipe = r.pipeline(transaction=False)
+        for k, _ in exp:
+            pipe.hgetall(k)
+        for (k, want), got in zip(exp, pipe.execute(), strict=True):
+            if want is True:
+                ok = bool(got)
+            elif want is None or want is False:
+                ok = not got
+            else:
+                ok = self._holds(k, got, want)
+            if not ok:
+                return f"{k} {'is gone' if not got else 'differs'}"
+        return None
+
+    def _holds(self, key: str, now: dict[str, str], want: dict[str, str] | None) -> bool:
+        """CONFIG_DB's ``now`` is what alphad expects (a queue key may already point at
+        its clone: a clone lost behind alphad's back is made again)."""
+        if not now or want is None or now == want:
+            return bool(now)
+        if not key.startswith(self.qkey("")):
+            return False
+        try:
+            prof = parse_profile_ref(now.get("profile", ""))[0]
+        except SonicSyntaxError:
+            return False
+        rest = {k: v for k, v in now.items() if k != "profile"}
+        return prof.startswith("alphad_") and rest == {k: v for k, v in want.items()
+                                                         if k != "profile"}
+
+    def _write_structure(self, pipe: redis.client.Pipeline, plan: Plan) -> None:
+        for k, f in plan.profiles.items():
+            pipe.delete(k)
+            pipe.hset(k, mapping=f)
+        for k in plan.queue_del:
+            pipe.delete(k)
+        for k, f in plan.queue_new.items():
+            pipe.delete(k)
+            pipe.hset(k, mapping=f)
+        for k, f in plan.queue_set.items():  # same fields: overwrite, never remove
+            pipe.hset(k, mapping=f)
+
     def set_th(self, r: redis.Redis, th: dict[str, int]) -> None:
-        keys = list(th)
+        keys = [self.pool_key, *th]
         args = [str(v) for v in th.values()]
         if self._th_sha is None:
             self._th_sha = str(r.script_load(_SET_TH_LUA))
@@ -179,8 +255,11 @@ class Actuator:
         except redis.exceptions.NoScriptError:
             self._th_sha = str(r.script_load(_SET_TH_LUA))
             missing = r.evalsha(self._th_sha, len(keys), *keys, *args)
+        if int(missing) < 0:
+            raise ConfigChanged(f"pool {self.d.pool.name!r} is gone from CONFIG_DB (flushed: "
+                                "config reload or a restart?); nothing written")
         if int(missing):
-            raise ClonesMissing(f"{int(missing)} of {len(keys)} per-queue profiles are missing "
+            raise ClonesMissing(f"{int(missing)} of {len(th)} per-queue profiles are missing "
                                 "from CONFIG_DB (Redis restarted without them?)")
 
     def _commit_structure(self, plan: Plan) -> None:
@@ -223,20 +302,32 @@ def flex_originals(r: redis.Redis, sep: str, groups: tuple[str, ...]) -> dict[st
 
 
 def set_flex_intervals(r: redis.Redis, sep: str, groups: tuple[str, ...], interval_ms: int,
-                       journal: Journal, state_db: redis.Redis) -> list[str]:
+                       journal: Journal, state_db: redis.Redis,
+                       guard: str | None = None) -> list[str]:
     """Poll ``groups`` every ``interval_ms`` (and enable them), journaling the originals.
-    Returns the keys changed."""
-    cur = flex_originals(r, sep, groups)
-    want = {k: {**(v or {}), "POLL_INTERVAL": str(interval_ms), "FLEX_COUNTER_STATUS": "enable"}
-            for k, v in cur.items()}
-    changed = [k for k in cur if want[k] != (cur[k] or {})]
-    if not changed:
-        return []
-    journal.record({k: cur[k] for k in changed}, state_db)
-    pipe = r.pipeline(transaction=True)
-    for k in changed:
-        pipe.hset(k, mapping=want[k])
-    pipe.execute()
+    Returns the keys changed. ``guard``: a key that must exist (the managed pool), else
+    ConfigChanged and nothing written (CONFIG_DB flushed)."""
+    keys = [f"FLEX_COUNTER_TABLE{sep}{g}" for g in groups]
+    with r.pipeline(transaction=True) as pipe:
+        pipe.watch(*keys, *([guard] if guard else []))
+        if guard is not None and not pipe.exists(guard):
+            raise ConfigChanged(f"{guard} is gone from CONFIG_DB (flushed: config reload or a "
+                                "restart?); flex counters not changed")
+        cur = {k: (pipe.hgetall(k) or None) for k in keys}
+        want = {k: {**(v or {}), "POLL_INTERVAL": str(interval_ms),
+                    "FLEX_COUNTER_STATUS": "enable"} for k, v in cur.items()}
+        changed = [k for k in cur if want[k] != (cur[k] or {})]
+        if not changed:
+            return []
+        journal.record({k: cur[k] for k in changed}, state_db)
+        pipe.multi()
+        for k in changed:
+            pipe.hset(k, mapping=want[k])
+        try:
+            pipe.execute()
+        except redis.WatchError:
+            raise ConfigChanged("CONFIG_DB changed while alphad set the flex counters; "
+                                "nothing written") from None
     return changed
 
 

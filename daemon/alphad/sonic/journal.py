@@ -156,6 +156,24 @@ class Journal:
         self.push_state(state_db, new)
         return new
 
+    def discard(self, keys: list[str], state_db: redis.Redis) -> None:
+        """Forget ``keys`` (stale: the switch was reconfigured since they were recorded):
+        file first, then STATE_DB."""
+        gone = [k for k in keys if k in self.entries]
+        if not gone:
+            return
+        for k in gone:
+            del self.entries[k]
+        if self.entries:
+            self._write_file()
+        else:
+            try:
+                self.path.unlink(missing_ok=True)
+            except OSError as e:
+                raise JournalError(f"journal {self.path}: cannot remove: {e.strerror or e}") \
+                    from None
+        state_db.hdel(self.state_key, *gone)
+
     def resync_state(self, state_db: redis.Redis) -> int:
         """After a reconnection: put back into STATE_DB what it lost. Returns the count."""
         have = state_db.hkeys(self.state_key)
