@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from alphad_ns3.scenario import RunSpec
-from alphad_ns3.sweep import execute
+from alphad_ns3.sweep import cached, run_cached
 from alphad_ns3.window import long_vs_dt, windowed
 
 from bench.suite.runs import (
@@ -94,28 +96,39 @@ class Campaign:
         self.results = load_results(out)
 
     def _paths(self, jobs: Sequence[tuple[SuiteScenario, Config, int]]) -> dict[int, Path]:
-        """Run every job not yet cached; the run directory of each."""
-        by_dir: dict[Path, list[tuple[int, RunSpec]]] = {}
-        for i, (sc, cfg, seed) in enumerate(jobs):
-            by_dir.setdefault(run_dir(self.cache, self.sim, cfg), []).append(
-                (i, spec(sc, cfg, seed)))
-        t0, done = time.time(), [0]
-
-        def progress(r: dict[str, Any]) -> None:
-            done[0] += 1
-            if "error" in r:
-                self.log(f"  run {r['key']} failed: {r['error'][:300]}")
-
+        """Run every job not yet cached, all in one pool; the run directory of each."""
+        todo: dict[str, tuple[RunSpec, Path]] = {}
         paths: dict[int, Path] = {}
-        for d, items in by_dir.items():
-            res = execute([s for _, s in items], d, workers=self.workers,
-                          scheduler=self.scheduler, program=str(self.program),
-                          timeout=RUN_TIMEOUT_S, progress=progress)
-            for i, s in items:
-                if "error" not in res.get(s.key(), {"error": "missing"}):
-                    paths[i] = d / s.key()
-        self.log(f"  {done[0]} runs ({len(paths)} usable) in {time.time() - t0:.0f} s")
-        return paths
+        for i, (sc, cfg, seed) in enumerate(jobs):
+            s, d = spec(sc, cfg, seed), run_dir(self.cache, self.sim, cfg)
+            paths[i] = d / s.key()
+            if cached(s, d) is None:
+                todo[str(paths[i])] = (s, d)
+        t0 = time.time()
+        # Co-simulations and the longest runs first, so that the pool drains evenly.
+        order = sorted(todo.values(), key=lambda x: (x[0].scheme != "alphad",
+                                                     -x[0].scenario.leaves * x[0].scenario.spines))
+        args = [(s.model_dump_json(), str(d), str(self.program), RUN_TIMEOUT_S) for s, d in order]
+        failed = set()
+        for r, (_, d) in zip(self._map(args), order, strict=True):
+            if "error" in r:
+                failed.add(str(d / r["key"]))
+                self.log(f"  run {r['key']} failed: {r['error'][:300]}")
+        self.log(f"  {len(todo)} runs ({len(failed)} failed) in {time.time() - t0:.0f} s")
+        return {i: p for i, p in paths.items() if str(p) not in failed}
+
+    def _map(self, args: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
+        """run_cached over ``args`` on the Dask cluster or a local process pool, in order."""
+        if not args:
+            return []
+        if self.scheduler:
+            from distributed import Client
+
+            with Client(self.scheduler) as client:
+                futs = [client.submit(run_cached, *a, pure=False) for a in args]
+                return client.gather(futs)  # type: ignore[no-any-return]
+        with ProcessPoolExecutor(self.workers or os.cpu_count() or 1) as ex:
+            return list(ex.map(run_cached, *zip(*args, strict=True)))
 
     def run(self, scenarios: Sequence[SuiteScenario], configs: Sequence[str],
             seeds: Sequence[int], chunk: int = 4, statics: bool = False) -> None:

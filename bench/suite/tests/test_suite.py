@@ -14,7 +14,7 @@ from alphad_ns3.sweep import execute
 
 from bench.suite import report
 from bench.suite.__main__ import main
-from bench.suite.campaign import GRID, best_static, row_key
+from bench.suite.campaign import GRID, Campaign, best_static, row_key
 from bench.suite.runs import parse_config, spec
 from bench.suite.scenarios import DISTRIBUTION, N_SCENARIOS, draw, suite
 
@@ -94,7 +94,8 @@ def test_verdicts_use_the_seed_spread() -> None:
 
 
 def test_two_tiny_runs_on_a_local_dask_cluster(tmp_path: Path) -> None:
-    """Through a real distributed.LocalCluster of worker processes, as ``--scheduler``."""
+    """Through a real distributed.LocalCluster of worker processes, as ``--scheduler``: the
+    suite's own pool and the harness's sweep."""
     import distributed
 
     if not default_program().is_file():
@@ -105,16 +106,22 @@ def test_two_tiny_runs_on_a_local_dask_cluster(tmp_path: Path) -> None:
     specs = [RunSpec(scenario=tiny, scheme="dt"), RunSpec(scenario=tiny, scheme="abm")]
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
-        res = execute(specs, tmp_path, scheduler=cluster.scheduler_address,
-                      program=str(default_program()))
-        assert set(res) == {s.key() for s in specs}
-        assert all("error" not in r for r in res.values()), res
-        done = [json.loads((tmp_path / s.key() / "done.json").read_text()) for s in specs]
+        camp = Campaign(tmp_path / "suite.json", tmp_path / "cache",
+                        scheduler=cluster.scheduler_address, log=lambda _: None)
+        assert camp.program.parent.parent == tmp_path / "cache" / "bin"  # the snapshot runs
+        args = [(s.model_dump_json(), str(tmp_path / "runs"), str(camp.program), 600)
+                for s in specs]
+        res = camp._map(args)
+        assert [r["key"] for r in res] == [s.key() for s in specs]
+        assert all("error" not in r for r in res), res
+        done = [json.loads((tmp_path / "runs" / s.key() / "done.json").read_text())
+                for s in specs]
         assert [d["spec"]["scheme"] for d in done] == ["dt", "abm"]
         assert all(d["metrics"]["queries"] > 0 for d in done)
-        stamps = [(tmp_path / s.key() / "done.json").stat().st_mtime_ns for s in specs]
-        again = execute(specs, tmp_path, scheduler=cluster.scheduler_address)
+        stamps = [(tmp_path / "runs" / s.key() / "done.json").stat().st_mtime_ns for s in specs]
+        again = execute(specs, tmp_path / "runs", scheduler=cluster.scheduler_address)
         assert json.dumps(again, sort_keys=True) == json.dumps(
             {s.key(): d for s, d in zip(specs, done, strict=True)}, sort_keys=True)
         # the cache answers; nothing runs twice
-        assert stamps == [(tmp_path / s.key() / "done.json").stat().st_mtime_ns for s in specs]
+        assert stamps == [(tmp_path / "runs" / s.key() / "done.json").stat().st_mtime_ns
+                          for s in specs]
