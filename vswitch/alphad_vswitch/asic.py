@@ -17,6 +17,7 @@ import numpy as np
 
 from alphad.sai import shim
 from alphad.sonic.keys import natural_key
+from alphad_vswitch.dynamic import is_dynamic, pool_sizes
 
 __all__ = ["AsicError", "SwitchShape", "VirtualAsic", "scenario_text", "switch_shape"]
 
@@ -66,7 +67,10 @@ def switch_shape(cfg: dict[str, dict[str, dict[str, Any]]], queues: int = 8,
     if pool not in pools:
         raise AsicError(f"BUFFER_POOL|{pool} not found")
     try:
-        size = int(pools[pool]["size"])
+        if "size" not in pools[pool] and is_dynamic(cfg):  # buffermgrd computes it
+            size = pool_sizes(cfg)[pool]
+        else:
+            size = int(pools[pool]["size"])
     except (KeyError, ValueError):
         raise AsicError(f"BUFFER_POOL|{pool}: size missing or not a number") from None
     return SwitchShape(tuple(ports), next(iter(speeds)), pool, size, queues)

@@ -1,9 +1,12 @@
 """CONFIG_DB buffer tables -> APPL_DB -> the virtual ASIC, as buffermgrd and orchagent do.
 
 buffermgrd (traditional model) copies BUFFER_POOL/BUFFER_PROFILE/BUFFER_QUEUE
-from CONFIG_DB to APPL_DB (``|`` becomes ``:``); its dynamic model refuses a
-profile whose threshold mode differs from its pool's mode, which is checked
-here for every profile. orchagent's BufferOrch then resolves each queue's
+from CONFIG_DB to APPL_DB (``|`` becomes ``:``); its dynamic model
+(:mod:`alphad_vswitch.dynamic`, chosen by ``DEVICE_METADATA|localhost
+buffer_model``) computes pool sizes, generates lossless PG profiles and zero
+profiles and mirrors pools and profiles in STATE_DB; it refuses a profile whose
+threshold mode differs from its pool's mode, which is checked here for every
+profile. orchagent's BufferOrch then resolves each queue's
 profile and sets ``SAI_BUFFER_PROFILE_ATTR_SHARED_DYNAMIC_TH``; on the virtual
 ASIC that is the queue's log2 alpha. An entry whose profile is missing or was
 refused stays pending (the queue keeps what it had), as orchagent retries; a
@@ -26,12 +29,20 @@ from alphad.sonic.keys import (
     parse_queue_range,
 )
 from alphad_vswitch.asic import VirtualAsic
+from alphad_vswitch.dynamic import (
+    EGRESS_ZERO_PROFILE,
+    generated_pg_profiles,
+    is_dynamic,
+    pool_sizes,
+)
 
 __all__ = ["BufferManager", "ReconcileResult"]
 
 log = logging.getLogger("alphad.vswitch")
 
 TABLES = ("BUFFER_POOL", "BUFFER_PROFILE", "BUFFER_QUEUE")
+DYNAMIC_TABLES = ("DEVICE_METADATA", "PORT", "BUFFER_PG", "CABLE_LENGTH",
+                  "DEFAULT_LOSSLESS_BUFFER_PARAMETER")
 
 
 @dataclass
@@ -105,18 +116,38 @@ class BufferManager:
             ok[name] = th if pname == self.pool else None
         return ok
 
-    def reconcile(self, config_db: redis.Redis, appl_db: redis.Redis) -> ReconcileResult:
-        """Bring APPL_DB and the ASIC in line with CONFIG_DB's buffer tables."""
+    def reconcile(self, config_db: redis.Redis, appl_db: redis.Redis,
+                  state_db: redis.Redis | None = None) -> ReconcileResult:
+        """Bring APPL_DB (and, in the dynamic buffer model, STATE_DB) and the ASIC in
+        line with CONFIG_DB's buffer tables."""
         res = ReconcileResult()
-        cfg = {t: read_table(config_db, t, self.cfg_sep) for t in TABLES}
+        cfg = {t: read_table(config_db, t, self.cfg_sep) for t in (*TABLES, *DYNAMIC_TABLES)}
+        dyn = is_dynamic(cfg)
+        sizes: dict[str, int] = {}
+        if dyn:
+            try:
+                sizes = pool_sizes(cfg)
+            except ValueError as e:
+                self._report(res, str(e))
+        pools = {n: ({**f, "size": str(sizes[n])} if n in sizes else f)
+                 for n, f in cfg["BUFFER_POOL"].items() if "size" in f or n in sizes}
         accepted = self._profiles(res, cfg["BUFFER_POOL"], cfg["BUFFER_PROFILE"])
         want: dict[str, dict[str, str]] = {}
-        for name, f in cfg["BUFFER_POOL"].items():
+        for name, f in pools.items():
             want[f"BUFFER_POOL_TABLE{self.appl_sep}{name}"] = dict(f)
         for name in accepted:
             f = cfg["BUFFER_PROFILE"][name]
             want[f"BUFFER_PROFILE_TABLE{self.appl_sep}{name}"] = {
                 k: _appl_value(v) for k, v in f.items()}
+        down: set[str] = set()
+        if dyn:
+            generated, _ = generated_pg_profiles(cfg)
+            down = {p for p, f in cfg["PORT"].items() if f.get("admin_status") == "down"}
+            if down:
+                generated[EGRESS_ZERO_PROFILE] = {"pool": self.pool, "size": "0",
+                                                  "dynamic_th": "-8"}
+            for name, f in generated.items():
+                want[f"BUFFER_PROFILE_TABLE{self.appl_sep}{name}"] = f
         target: dict[int, int] = {}
         covered: set[int] = set()
         for key, f in cfg["BUFFER_QUEUE"].items():
@@ -135,15 +166,31 @@ class BufferManager:
             if prof not in accepted:
                 self._report(res, f"{where}: profile {prof!r} not available; pending")
                 continue
-            want[f"BUFFER_QUEUE_TABLE{self.appl_sep}{plist}{self.appl_sep}{rng}"] = {
-                k: _appl_value(v) for k, v in f.items()}
+            fields = {k: _appl_value(v) for k, v in f.items()}
             th = accepted[prof]
-            for i in idx:
-                target[i] = th if th is not None else int(self.asic.default_k[i])
+            if dyn:  # one key per port; admin-down ports on the zero profile
+                for p in ports:
+                    pf = {**fields, "profile": EGRESS_ZERO_PROFILE} if p in down else fields
+                    want[f"BUFFER_QUEUE_TABLE{self.appl_sep}{p}{self.appl_sep}{rng}"] = pf
+            else:
+                want[f"BUFFER_QUEUE_TABLE{self.appl_sep}{plist}{self.appl_sep}{rng}"] = fields
+            for p in ports:
+                for q in queues:
+                    if p not in self.port_index or (self.port_index[p], q) not in self.asic.index:
+                        continue
+                    i = self.asic.index[(self.port_index[p], q)]
+                    if p in down:
+                        target[i] = -8
+                    else:
+                        target[i] = th if th is not None else int(self.asic.default_k[i])
         for i in range(self.asic.n):
             if i not in covered:
                 target[i] = int(self.asic.default_k[i])
         res.appl_writes = self._write_appl(appl_db, want)
+        if dyn and state_db is not None:  # buffermgrd mirrors pools and profiles in STATE_DB
+            self._write_state(state_db, {
+                k.replace(f"_TABLE{self.appl_sep}", "_TABLE|", 1): v for k, v in want.items()
+                if k.startswith(("BUFFER_POOL_TABLE", "BUFFER_PROFILE_TABLE"))})
         changes = {i: k for i, k in target.items() if int(self.k[i]) != k}
         if changes:
             refused = self.asic.set_k(changes)
@@ -157,6 +204,19 @@ class BufferManager:
                     q = self.asic.queues[i]
                     res.applied[(self.ports[int(q.port_index)], int(q.queue_index))] = k
         return res
+
+    def _write_state(self, state_db: redis.Redis, want: dict[str, dict[str, str]]) -> None:
+        have: dict[str, dict[str, str]] = {}
+        for t in ("BUFFER_POOL_TABLE", "BUFFER_PROFILE_TABLE"):
+            have.update({f"{t}|{k}": v for k, v in read_table(state_db, t, "|").items()})
+        pipe = state_db.pipeline(transaction=True)
+        for k in have.keys() - want.keys():
+            pipe.delete(k)
+        for k, f in want.items():
+            if have.get(k) != f:
+                pipe.delete(k)
+                pipe.hset(k, mapping=f)
+        pipe.execute()
 
     def _write_appl(self, appl_db: redis.Redis, want: dict[str, dict[str, str]]) -> int:
         have: dict[str, dict[str, str]] = {}

@@ -129,7 +129,8 @@ class VSwitch:
             self.flex.configure(self.r["CONFIG_DB"])
         if self._dirty_buffers:
             self._dirty_buffers = False
-            res = self.buffers.reconcile(self.r["CONFIG_DB"], self.r["APPL_DB"])
+            res = self.buffers.reconcile(self.r["CONFIG_DB"], self.r["APPL_DB"],
+                                         self.r["STATE_DB"])
             self.reconciles += 1
             if res.applied:
                 log.debug("applied dynamic_th on %d queues", len(res.applied))
