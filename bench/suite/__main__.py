@@ -34,6 +34,8 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--statics", action="store_true",
                    help="also search the expert's grid on the tuning seed (one-burst scenarios)")
     r.add_argument("--chunk", type=int, default=4, help="scenarios per batch between saves")
+    r.add_argument("--cheap-first", action="store_true",
+                   help="run the scenarios in order of their simulation cost")
     r.add_argument("--workers", type=int, default=None)
     r.add_argument("--scheduler", default=None, help="a Dask scheduler's address")
     r.add_argument("--out", type=Path, default=RESULTS)
@@ -53,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
 
         try:
             scenarios = suite(a.half)
+            if a.cheap_first:
+                scenarios.sort(key=lambda s: s.cost)
             configs = [c for c in a.configs.split(",") if c]
             for c in configs:
                 parse_config(c)

@@ -89,6 +89,14 @@ class SuiteScenario:
             phases=self.phases, gen=GEN_S, drain=DRAIN_S, seed=seed,
             sample_us=1000.0, queue_sample_us=1000.0)
 
+    @property
+    def cost(self) -> float:
+        """Relative simulation cost: packets scale with the uplinks' traffic (DCTCP's marks
+        and ACKs about double it) plus the incast's."""
+        uplinks = self.leaves * self.spines * self.load * (2.0 if self.tcp == "dctcp" else 1.0)
+        incast = self.leaves * self.servers * self.qps * self.request_frac / 100
+        return uplinks + incast
+
     def describe(self) -> str:
         """One line for the report."""
         inc = (f"incast c{'+'.join(map(str, self.burst_classes))} {self.request_frac:.0%} "
