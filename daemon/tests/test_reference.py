@@ -27,7 +27,7 @@ SCN = ROOT / "configs" / "scenarios"
 
 def run(scn: Path, scheme: str, alphas: dict[str, float], classes: dict[str, list[int]],
         duration: float, interval: str = "10ms") -> dict[str, float]:
-    prios = "\n".join(f"  - {{name: {n}, queues: {q}, alpha: {alphas[n]}}}"
+    prios = "\n".join(f"  - {{name: {n}, queues: {q}, alpha: {alphas[n]}, allow_lower: true}}"
                       for n, q in classes.items())
     text = textwrap.dedent(f"""
         interval: {interval}
