@@ -2,7 +2,7 @@
  * @file sai_abi_check.c
  * @brief Compile-time checks of the SAI ABI facts libalphad-sai and
  *        libsai-vasic rely on. The expected numbers are those of the official
- *        SAI headers (v1.18.0); the file is compiled against whichever headers
+ *        SAI headers (v1.18.1); the file is compiled against whichever headers
  *        the build uses (the subset in include/sai, or -DALPHAD_SAI_HEADERS),
  *        so a mismatch in either fails the build.
  */
@@ -51,6 +51,21 @@ MEMBER_AT(sai_buffer_api_t, remove_buffer_profile, 15);
 MEMBER_AT(sai_buffer_api_t, set_buffer_profile_attribute, 16);
 MEMBER_AT(sai_buffer_api_t, get_buffer_profile_attribute, 17);
 MEMBER_AT(sai_buffer_api_t, get_ingress_priority_groups_attribute, 19);
+
+/* method tables: the official length (a caller built with the official headers
+ * reads every member of a table it is handed) */
+CHECK(sizeof(sai_switch_api_t) == 15 * sizeof(void *));
+CHECK(sizeof(sai_port_api_t) == 35 * sizeof(void *));
+CHECK(sizeof(sai_queue_api_t) == 9 * sizeof(void *));
+CHECK(sizeof(sai_buffer_api_t) == 20 * sizeof(void *));
+MEMBER_AT(sai_switch_api_t, switch_mdio_cl22_write, 14);
+MEMBER_AT(sai_port_api_t, get_port_llr_profile_attribute, 34);
+
+/* the release: 1.18.1 or later (SAI_STATS_MODE_NONE first appears in 1.18.1) */
+CHECK(SAI_API_VERSION >= SAI_VERSION(1, 18, 1));
+CHECK(SAI_STATS_MODE_NONE == 0);
+CHECK(sizeof(sai_stat_capability_t) == 8 && offsetof(sai_stat_capability_t, stat_modes) == 4);
+CHECK(sizeof(sai_stat_capability_list_t) == 16 && offsetof(sai_stat_capability_list_t, list) == 8);
 
 /* enum values */
 CHECK(SAI_API_SWITCH == 1 && SAI_API_PORT == 2 && SAI_API_QUEUE == 20 && SAI_API_BUFFER == 23);

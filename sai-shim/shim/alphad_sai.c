@@ -23,68 +23,8 @@
 #include <sai.h>
 
 #include "alphad/alphad_sai.h"
+#include "internal.h"
 
-typedef sai_status_t (*api_initialize_fn)(uint64_t, const sai_service_method_table_t *);
-typedef sai_status_t (*api_query_fn)(sai_api_t, void **);
-typedef sai_status_t (*api_uninitialize_fn)(void);
-typedef int (*vasic_advance_fn)(uint64_t);
-typedef uint64_t (*vasic_now_fn)(void);
-typedef const char *(*vasic_last_error_fn)(void);
-
-/* Counters read with READ, in alphad_queue_stats_t order after the watermark. */
-static const sai_stat_id_t QUEUE_READ_IDS[] = {
-    SAI_QUEUE_STAT_CURR_OCCUPANCY_BYTES, SAI_QUEUE_STAT_BYTES, SAI_QUEUE_STAT_PACKETS,
-    SAI_QUEUE_STAT_DROPPED_PACKETS, SAI_QUEUE_STAT_DROPPED_BYTES};
-static const sai_stat_id_t QUEUE_WM_ID = SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES;
-static const sai_stat_id_t POOL_READ_ID = SAI_BUFFER_POOL_STAT_CURR_OCCUPANCY_BYTES;
-static const sai_stat_id_t POOL_WM_ID = SAI_BUFFER_POOL_STAT_WATERMARK_BYTES;
-
-/** A buffer profile as found at open. */
-struct profile {
-    sai_object_id_t oid;
-    sai_object_id_t pool;
-    uint64_t size;
-    int32_t mode;
-    int8_t dynamic_th;
-};
-
-struct queue {
-    alphad_queue_info_t info;
-    sai_object_id_t clone;     /**< profile created by the shim, or 0 */
-    int32_t orig;              /**< index of the original profile in profiles, -1: none */
-};
-
-struct alphad_sai {
-    void *lib;
-    char *path;
-    api_uninitialize_fn uninitialize;
-    int initialized;
-    sai_switch_api_t *sw_api;
-    sai_port_api_t *port_api;
-    sai_queue_api_t *queue_api;
-    sai_buffer_api_t *buf_api;
-    sai_object_id_t switch_id;
-    /* service method table profile */
-    uint32_t profile_id;
-    char **keys, **values;
-    size_t n_kv, kv_iter;
-    /* topology */
-    uint32_t n_ports;
-    struct queue *q;
-    uint32_t n_queues;
-    struct profile *profiles;
-    uint32_t n_profiles, cap_profiles;
-    sai_object_id_t pool;
-    uint64_t pool_size;
-    /* orphans: clones whose removal failed, retried by restore */
-    sai_object_id_t *orphans;
-    uint32_t n_orphans, cap_orphans;
-    /* optional model extensions */
-    vasic_advance_fn vasic_advance;
-    vasic_now_fn vasic_now_ns;
-    vasic_last_error_fn vasic_last_error;
-    char last_error[1024];
-};
 
 /* ---------------------------------------------------------------- profile registry
  * SAI's profile callbacks carry only a profile id, so open handles are kept
@@ -206,12 +146,18 @@ static const char *sai_status_name(sai_status_t st, char *buf, size_t len)
     return buf;
 }
 
-static int is_invalid_attr_value(sai_status_t st)
+/* A libsai refusing the dynamic threshold given as attribute @p idx of the call:
+ * vendors answer an out-of-range or unsupported value with INVALID_ATTR_VALUE_idx,
+ * ATTR_NOT_SUPPORTED_idx, NOT_SUPPORTED or INVALID_PARAMETER (the shim sets
+ * SHARED_DYNAMIC_TH only on a profile it found in dynamic mode). */
+static int th_refused(sai_status_t st, uint32_t idx)
 {
-    return st <= SAI_STATUS_INVALID_ATTR_VALUE_0 && st >= SAI_STATUS_INVALID_ATTR_VALUE_MAX;
+    return st == SAI_STATUS_INVALID_ATTR_VALUE_0 - (sai_status_t)idx ||
+           st == SAI_STATUS_ATTR_NOT_SUPPORTED_0 - (sai_status_t)idx || st == SAI_STATUS_NOT_SUPPORTED ||
+           st == SAI_STATUS_INVALID_PARAMETER;
 }
 
-static void set_error(alphad_sai_t *h, const char *fmt, ...)
+void set_error(alphad_sai_t *h, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -219,9 +165,8 @@ static void set_error(alphad_sai_t *h, const char *fmt, ...)
     va_end(ap);
 }
 
-/* "<call>(<object>) failed: <status>[: <libsai detail>]" */
-static alphad_status_t sai_fail(alphad_sai_t *h, alphad_status_t code, sai_status_t st,
-                                const char *call, const char *objfmt, ...)
+alphad_status_t sai_fail(alphad_sai_t *h, alphad_status_t code, sai_status_t st, const char *call,
+                         const char *objfmt, ...)
 {
     char obj[160], sname[96];
     va_list ap;
@@ -653,6 +598,7 @@ ALPHAD_API alphad_status_t alphad_sai_open(const char *libsai_path, const alphad
     }
     if ((rc = discover(h)))
         goto fail;
+    probe_stats(h);
     h->last_error[0] = '\0';
     *out = h;
     return ALPHAD_OK;
@@ -719,63 +665,6 @@ ALPHAD_API alphad_status_t alphad_sai_get_log2_alpha(const alphad_sai_t *h, uint
     return ALPHAD_OK;
 }
 
-/* ---------------------------------------------------------------- stats */
-
-ALPHAD_API alphad_status_t alphad_sai_read_stats(alphad_sai_t *h, alphad_queue_stats_t *q, uint32_t n,
-                                                 alphad_pool_stats_t *pool, uint64_t *t_ns)
-{
-    enum { NR = sizeof(QUEUE_READ_IDS) / sizeof(QUEUE_READ_IDS[0]) };
-    uint64_t c[NR];
-    sai_status_t st;
-    if (!h || (!q && h->n_queues))
-        return ALPHAD_E_INVALID_ARG;
-    if (n < h->n_queues)
-        return ALPHAD_E_BUFFER_TOO_SMALL;
-    if (t_ns) {
-        if (h->vasic_now_ns) {
-            *t_ns = h->vasic_now_ns();
-        } else {
-            struct timespec ts;
-            clock_gettime(CLOCK_MONOTONIC, &ts);
-            *t_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-        }
-    }
-    sai_get_queue_stats_ext_fn get = h->queue_api->get_queue_stats_ext;
-    for (uint32_t i = 0; i < h->n_queues; i++) {
-        sai_object_id_t oid = h->q[i].info.queue_oid;
-        alphad_queue_stats_t *s = &q[i];
-        st = get(oid, NR, QUEUE_READ_IDS, SAI_STATS_MODE_READ, c);
-        if (st != SAI_STATUS_SUCCESS)
-            return sai_fail(h, ALPHAD_E_SAI, st, "get_queue_stats_ext", "queue %u oid 0x%llx, READ", i,
-                            (unsigned long long)oid);
-        st = get(oid, 1, &QUEUE_WM_ID, SAI_STATS_MODE_READ_AND_CLEAR, &s->shared_watermark_bytes);
-        if (st != SAI_STATUS_SUCCESS)
-            return sai_fail(h, ALPHAD_E_SAI, st, "get_queue_stats_ext", "queue %u oid 0x%llx, READ_AND_CLEAR",
-                            i, (unsigned long long)oid);
-        s->curr_occupancy_bytes = c[0];
-        s->bytes = c[1];
-        s->packets = c[2];
-        s->dropped_packets = c[3];
-        s->dropped_bytes = c[4];
-    }
-    if (pool) {
-        pool->size_bytes = h->pool_size;
-        pool->curr_occupancy_bytes = pool->watermark_bytes = 0;
-        if (h->pool) {
-            sai_get_buffer_pool_stats_ext_fn gp = h->buf_api->get_buffer_pool_stats_ext;
-            st = gp(h->pool, 1, &POOL_READ_ID, SAI_STATS_MODE_READ, &pool->curr_occupancy_bytes);
-            if (st != SAI_STATUS_SUCCESS)
-                return sai_fail(h, ALPHAD_E_SAI, st, "get_buffer_pool_stats_ext", "pool 0x%llx, READ",
-                                (unsigned long long)h->pool);
-            st = gp(h->pool, 1, &POOL_WM_ID, SAI_STATS_MODE_READ_AND_CLEAR, &pool->watermark_bytes);
-            if (st != SAI_STATUS_SUCCESS)
-                return sai_fail(h, ALPHAD_E_SAI, st, "get_buffer_pool_stats_ext",
-                                "pool 0x%llx, READ_AND_CLEAR", (unsigned long long)h->pool);
-        }
-    }
-    return ALPHAD_OK;
-}
-
 /* ---------------------------------------------------------------- alpha */
 
 static void orphan_add(alphad_sai_t *h, sai_object_id_t oid)
@@ -837,7 +726,7 @@ ALPHAD_API alphad_status_t alphad_sai_set_log2_alpha(alphad_sai_t *h, uint32_t q
         a.value.s8 = k;
         st = h->buf_api->set_buffer_profile_attribute(q->clone, &a);
         if (st != SAI_STATUS_SUCCESS)
-            return sai_fail(h, is_invalid_attr_value(st) ? ALPHAD_E_RANGE : ALPHAD_E_SAI, st,
+            return sai_fail(h, th_refused(st, 0) ? ALPHAD_E_RANGE : ALPHAD_E_SAI, st,
                             "set_buffer_profile_attribute", "profile 0x%llx of queue %u, SHARED_DYNAMIC_TH=%d",
                             (unsigned long long)q->clone, queue, k);
         q->info.log2_alpha = k;
@@ -857,7 +746,7 @@ ALPHAD_API alphad_status_t alphad_sai_set_log2_alpha(alphad_sai_t *h, uint32_t q
     attrs[3].value.s8 = k;
     st = h->buf_api->create_buffer_profile(&clone, h->switch_id, 4, attrs);
     if (st != SAI_STATUS_SUCCESS)
-        return sai_fail(h, is_invalid_attr_value(st) ? ALPHAD_E_RANGE : ALPHAD_E_SAI, st, "create_buffer_profile",
+        return sai_fail(h, th_refused(st, 3) ? ALPHAD_E_RANGE : ALPHAD_E_SAI, st, "create_buffer_profile",
                         "clone of 0x%llx for queue %u, SHARED_DYNAMIC_TH=%d", (unsigned long long)orig->oid,
                         queue, k);
     memset(&a, 0, sizeof(a));

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -50,9 +51,18 @@ TEST_P(DtSteadyState, SettlesAtAlphaBOverOnePlusNAlpha) {
     EXPECT_EQ(st.pool.size_bytes, static_cast<uint64_t>(kB));
 }
 
+// names such as Log2AlphaMinus3_4Queues_SamePort
+std::string dt_case_name(const ::testing::TestParamInfo<DtSteadyState::ParamType> &info) {
+    const int k = std::get<0>(info.param);
+    return "Log2Alpha" + std::string(k < 0 ? "Minus" : "") + std::to_string(std::abs(k)) + "_" +
+           std::to_string(std::get<1>(info.param)) + "Queues_" +
+           (std::get<2>(info.param) ? "SamePort" : "OnePerPort");
+}
+
 INSTANTIATE_TEST_SUITE_P(Grid, DtSteadyState,
                          ::testing::Combine(::testing::Values(-3, -1, 0, 2), ::testing::Values(1, 2, 4),
-                                            ::testing::Bool()));
+                                            ::testing::Bool()),
+                         dt_case_name);
 
 TEST(Model, UnequalAlphasThroughTheShim) {
     // alphas set per queue through cloned profiles give the heterogeneous fixed point

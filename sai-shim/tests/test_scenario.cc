@@ -2,6 +2,7 @@
 // values, and one error message per kind of mistake (file and line named).
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cmath>
 #include <string>
 
@@ -101,6 +102,26 @@ struct BadCase {
     const char *message;  // expected after "scenario:t.scn:"
 };
 
+void PrintTo(const BadCase &c, std::ostream *os) { *os << '"' << c.text << '"'; }
+
+// names such as Line2_UnknownDirectiveFlood: the line and the first words of the message
+std::string bad_case_name(const ::testing::TestParamInfo<BadCase> &info) {
+    std::string msg = info.param.message, name = "Line" + msg.substr(0, msg.find(':')) + "_";
+    int words = 0;
+    bool upper = true;
+    for (size_t i = msg.find(':') + 1; i < msg.size() && words < 6; i++) {
+        const unsigned char c = static_cast<unsigned char>(msg[i]);
+        if (std::isalnum(c)) {
+            name += upper ? static_cast<char>(std::toupper(c)) : static_cast<char>(c);
+            upper = false;
+        } else if (!upper) {
+            upper = true;
+            words++;
+        }
+    }
+    return name;
+}
+
 class ScenarioErrors : public ::testing::TestWithParam<BadCase> {};
 
 TEST_P(ScenarioErrors, NamesLineAndProblem) {
@@ -149,7 +170,8 @@ INSTANTIATE_TEST_SUITE_P(
                 "1: bad port list '0,,1' for key 'port' (expected e.g. 3, 0-7, 0,2,5 or all)"},
         BadCase{"onoff port=0 queue=0 rate_gbps=1 on_ms=2\n", "1: missing required key 'off_ms' for directive 'onoff'"},
         BadCase{"switch step_ns=1.5\n", "1: bad number '1.5' for key 'step_ns' (expected a non-negative integer)"},
-        BadCase{"ports=4\n", "1: line starts with 'ports=4': expected a directive (switch, greedy, incast, onoff)"}));
+        BadCase{"ports=4\n", "1: line starts with 'ports=4': expected a directive (switch, greedy, incast, onoff)"}),
+    bad_case_name);
 
 TEST(Scenario, MissingFileIsAnError) {
     vscn s{};

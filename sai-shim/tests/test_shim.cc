@@ -204,6 +204,70 @@ TEST(Shim, LibsaiRangeNarrowerThanTheShims) {
     EXPECT_EQ(v.profile_count(), 2);
 }
 
+// A vendor refuses a dynamic threshold outside its range in its own way; each is ALPHAD_E_RANGE.
+struct Refusal {
+    const char *profile;  // VASIC_TH_REFUSAL
+    const char *status;   // as named in the error message
+};
+
+void PrintTo(const Refusal &r, std::ostream *os) { *os << r.profile; }
+
+class VendorRefusal : public ::testing::TestWithParam<Refusal> {};
+
+TEST_P(VendorRefusal, OutOfRangeDynamicThIsARangeError) {
+    Vasic v;
+    auto profile = Shim::manual("switch ports=1 queues=2 th_min=-7 th_max=3 dynamic_th=0\n");
+    profile.push_back({"VASIC_TH_REFUSAL", GetParam().profile});
+    Shim s(profile);
+    ASSERT_EQ(s.rc, ALPHAD_OK) << s.err;
+    EXPECT_EQ(alphad_sai_set_log2_alpha(s.h, 0, 5), ALPHAD_E_RANGE);  // refused creating the clone
+    EXPECT_TRUE(contains(s.error(), GetParam().status)) << s.error();
+    EXPECT_EQ(v.profile_count(), 1);
+    ASSERT_EQ(alphad_sai_set_log2_alpha(s.h, 0, 2), ALPHAD_OK) << s.error();
+    EXPECT_EQ(alphad_sai_set_log2_alpha(s.h, 0, -8), ALPHAD_E_RANGE);  // refused modifying it
+    EXPECT_EQ(s.log2_alpha(0), 2);
+}
+
+INSTANTIATE_TEST_SUITE_P(Vendors, VendorRefusal,
+                         ::testing::Values(Refusal{"invalid_attr_value", "SAI_STATUS_INVALID_ATTR_VALUE_3"},
+                                           Refusal{"attr_not_supported", "SAI_STATUS_ATTR_NOT_SUPPORTED_3"},
+                                           Refusal{"not_supported", "SAI_STATUS_NOT_SUPPORTED"},
+                                           Refusal{"invalid_parameter", "SAI_STATUS_INVALID_PARAMETER"}),
+                         ::testing::PrintToStringParamName());
+
+// A switch without one counter: the other counters are still read, the missing
+// one reads 0 and is reported; found through sai_query_stats_capability or,
+// where the libsai does not implement it, by reading each counter once.
+class MissingCounter : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(MissingCounter, IsReportedAndTheOthersAreRead) {
+    auto profile = Shim::manual("switch ports=1 queues=2 buffer_bytes=1000000\n"
+                                "greedy port=0 queue=all rate_gbps=20\n");
+    profile.push_back({"VASIC_UNSUPPORTED_STATS", "SAI_QUEUE_STAT_DROPPED_BYTES,SAI_BUFFER_POOL_STAT_WATERMARK_BYTES"});
+    profile.push_back({"VASIC_STATS_CAPABILITY", GetParam()});
+    Shim s(profile);
+    ASSERT_EQ(s.rc, ALPHAD_OK) << s.err;
+    uint32_t qs = 0, ps = 0;
+    ASSERT_EQ(alphad_sai_stats_supported(s.h, &qs, &ps), ALPHAD_OK);
+    EXPECT_EQ(qs, ALPHAD_STAT_QUEUE_ALL & ~ALPHAD_STAT_QUEUE_DROPPED_BYTES);
+    EXPECT_EQ(ps, static_cast<uint32_t>(ALPHAD_STAT_POOL_CURR_OCCUPANCY));
+    s.advance_ms(5);
+    auto st = s.stats();
+    EXPECT_GT(st.q[0].bytes, 0u);
+    EXPECT_GT(st.q[0].dropped_packets, 0u);  // saturated: DT drops
+    EXPECT_GT(st.q[0].shared_watermark_bytes, 0u);
+    EXPECT_EQ(st.q[0].dropped_bytes, 0u);
+    EXPECT_GT(st.pool.curr_occupancy_bytes, 0u);
+    EXPECT_EQ(st.pool.watermark_bytes, 0u);
+    EXPECT_EQ(alphad_sai_stats_supported(nullptr, &qs, &ps), ALPHAD_E_INVALID_ARG);
+}
+
+INSTANTIATE_TEST_SUITE_P(Capability, MissingCounter, ::testing::Values("on", "off"),
+                         [](const ::testing::TestParamInfo<std::string> &i) {
+                             return i.param == "on" ? std::string("QueriedFromTheLibsai")
+                                                    : std::string("ProbedCounterByCounter");
+                         });
+
 TEST(Shim, LoadErrors) {
     {
         Shim s({}, "/nonexistent/libsai.so");

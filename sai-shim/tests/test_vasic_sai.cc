@@ -383,12 +383,91 @@ TEST_F(VasicSai, FaultInjectionCountsDown) {
 
 namespace {
 
-// Only the public ABI is exported (hidden visibility for everything else).
+// A caller built with the official headers may read any member of a table it is
+// handed: each table has the official SAI v1.18.1 length, and every slot is callable.
+template <typename Table>
+void expect_every_slot_callable(const Table *t, size_t official_members, const char *name) {
+    static_assert(sizeof(Table) % sizeof(void *) == 0, "a method table is an array of pointers");
+    EXPECT_EQ(sizeof(Table) / sizeof(void *), official_members) << name;
+    void *slots[sizeof(Table) / sizeof(void *)];
+    std::memcpy(slots, t, sizeof(Table));
+    for (size_t i = 0; i < sizeof(Table) / sizeof(void *); i++)
+        EXPECT_NE(slots[i], nullptr) << name << " member " << i;
+}
+
+TEST_F(VasicSai, MethodTablesHaveTheOfficialLengthAndNoEmptySlot) {
+    expect_every_slot_callable(v.sw, 15, "sai_switch_api_t");
+    expect_every_slot_callable(v.port, 35, "sai_port_api_t");
+    expect_every_slot_callable(v.queue, 9, "sai_queue_api_t");
+    expect_every_slot_callable(v.buf, 20, "sai_buffer_api_t");
+    // the members past the old subset's end answer NOT_IMPLEMENTED
+    uint32_t reg = 0;
+    EXPECT_EQ(v.sw->switch_mdio_read(sw, 0, 0, 1, &reg), SAI_STATUS_NOT_IMPLEMENTED);
+    EXPECT_EQ(v.sw->switch_mdio_cl22_write(sw, 0, 0, 1, &reg), SAI_STATUS_NOT_IMPLEMENTED);
+    sai_attribute_t a{};
+    EXPECT_EQ(v.port->get_port_llr_profile_attribute(ports()[0], 1, &a), SAI_STATUS_NOT_IMPLEMENTED);
+    sai_status_t st[1];
+    EXPECT_EQ(v.port->remove_ports(0, nullptr, SAI_BULK_OP_ERROR_MODE_STOP_ON_ERROR, st), SAI_STATUS_NOT_IMPLEMENTED);
+}
+
+using QueryStatsCapability = sai_status_t (*)(sai_object_id_t, sai_object_type_t, sai_stat_capability_list_t *);
+
+TEST_F(VasicSai, StatsCapabilityListsEveryCounterWithItsModes) {
+    auto query = reinterpret_cast<QueryStatsCapability>(dlsym(v.lib, "sai_query_stats_capability"));
+    ASSERT_NE(query, nullptr);
+    sai_stat_capability_list_t l{0, nullptr};
+    EXPECT_EQ(query(sw, SAI_OBJECT_TYPE_QUEUE, &l), SAI_STATUS_BUFFER_OVERFLOW);
+    ASSERT_EQ(l.count, 8u);  // packets, bytes, drops x2, occupancy x2, watermark x2
+    std::vector<sai_stat_capability_t> caps(l.count);
+    l.list = caps.data();
+    ASSERT_EQ(query(sw, SAI_OBJECT_TYPE_QUEUE, &l), SAI_STATUS_SUCCESS);
+    std::map<sai_stat_id_t, uint32_t> modes;
+    for (const auto &c : caps)
+        modes[c.stat_enum] = c.stat_modes;
+    EXPECT_EQ(modes.at(SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES), SAI_STATS_MODE_READ | SAI_STATS_MODE_READ_AND_CLEAR);
+    EXPECT_EQ(modes.at(SAI_QUEUE_STAT_CURR_OCCUPANCY_BYTES), static_cast<uint32_t>(SAI_STATS_MODE_READ));
+    l.count = 8;
+    EXPECT_EQ(query(sw, SAI_OBJECT_TYPE_BUFFER_POOL, &l), SAI_STATUS_SUCCESS);
+    EXPECT_EQ(l.count, 3u);
+    EXPECT_EQ(query(sw, SAI_OBJECT_TYPE_PORT, &l), SAI_STATUS_NOT_SUPPORTED);
+    EXPECT_EQ(query(ports()[0], SAI_OBJECT_TYPE_QUEUE, &l), SAI_STATUS_INVALID_OBJECT_ID);
+}
+
+TEST(VasicVendor, UnsupportedCountersLeaveTheCapabilityListAndFailTheirReads) {
+    Vasic v;
+    g_profile = {{"VASIC_CLOCK", "manual"},
+                 {"VASIC_SCENARIO_TEXT", "switch ports=1 queues=1\n"},
+                 {"VASIC_UNSUPPORTED_STATS", "SAI_QUEUE_STAT_DROPPED_BYTES,SAI_BUFFER_POOL_STAT_WATERMARK_BYTES"}};
+    ASSERT_EQ(v.initialize(0, &kServices), SAI_STATUS_SUCCESS);
+    ASSERT_TRUE(v.tables());
+    sai_attribute_t a{};
+    a.id = SAI_SWITCH_ATTR_INIT_SWITCH;
+    a.value.booldata = true;
+    sai_object_id_t sw;
+    ASSERT_EQ(v.sw->create_switch(&sw, 1, &a), SAI_STATUS_SUCCESS) << v.last_error();
+    auto query = reinterpret_cast<QueryStatsCapability>(dlsym(v.lib, "sai_query_stats_capability"));
+    std::vector<sai_stat_capability_t> caps(16);
+    sai_stat_capability_list_t l{16, caps.data()};
+    ASSERT_EQ(query(sw, SAI_OBJECT_TYPE_QUEUE, &l), SAI_STATUS_SUCCESS);
+    EXPECT_EQ(l.count, 7u);
+    for (uint32_t i = 0; i < l.count; i++)
+        EXPECT_NE(caps[i].stat_enum, static_cast<sai_stat_id_t>(SAI_QUEUE_STAT_DROPPED_BYTES));
+    v.uninitialize();
+    // a misspelt counter name is refused, naming it
+    g_profile["VASIC_UNSUPPORTED_STATS"] = "SAI_QUEUE_STAT_DROPS";
+    ASSERT_EQ(v.initialize(0, &kServices), SAI_STATUS_SUCCESS);
+    ASSERT_TRUE(v.tables());
+    EXPECT_EQ(v.sw->create_switch(&sw, 1, &a), SAI_STATUS_INVALID_PARAMETER);
+    EXPECT_STREQ(v.last_error(), "profile: VASIC_UNSUPPORTED_STATS: unknown counter 'SAI_QUEUE_STAT_DROPS'");
+    v.uninitialize();
+}
+
 TEST(Exports, OnlyThePublicSymbols) {
     void *v = dlopen(ALPHAD_TEST_VASIC, RTLD_NOW | RTLD_LOCAL);
     ASSERT_NE(v, nullptr);
     for (const char *s : {"sai_api_initialize", "sai_api_query", "sai_api_uninitialize", "sai_log_set",
-                          "sai_object_type_query", "sai_switch_id_query", "vasic_advance", "vasic_now_ns",
+                          "sai_object_type_query", "sai_switch_id_query", "sai_query_stats_capability",
+                          "vasic_advance", "vasic_now_ns",
                           "vasic_last_error", "vasic_totals", "vasic_inject_fault", "vasic_profile_count"})
         EXPECT_NE(dlsym(v, s), nullptr) << s;
     for (const char *s : {"vm_create", "vm_run_until", "vm_offer", "vscn_parse_text", "vscn_defaults"})
@@ -399,9 +478,10 @@ TEST(Exports, OnlyThePublicSymbols) {
     for (const char *s : {"alphad_sai_abi_version", "alphad_strerror", "alphad_sai_open", "alphad_sai_close",
                           "alphad_sai_last_error", "alphad_sai_counts", "alphad_sai_queues", "alphad_sai_read_stats",
                           "alphad_sai_set_log2_alpha", "alphad_sai_set_log2_alpha_bulk", "alphad_sai_get_log2_alpha",
-                          "alphad_sai_restore", "alphad_sai_advance"})
+                          "alphad_sai_restore", "alphad_sai_advance", "alphad_sai_stats_supported"})
         EXPECT_NE(dlsym(shim, s), nullptr) << s;
-    for (const char *s : {"discover", "sai_status_name", "svc_get_value", "sai_api_query"})
+    for (const char *s : {"discover", "sai_status_name", "svc_get_value", "sai_api_query", "probe_stats",
+                          "sai_fail", "set_error"})
         EXPECT_EQ(dlsym(shim, s), nullptr) << s;
     dlclose(shim);
 }

@@ -24,6 +24,7 @@
 #include "alphad/vasic.h"
 #include "model.h"
 #include "scenario.h"
+#include "stubs.h"
 
 #define SAI_EXPORT __attribute__((visibility("default")))
 
@@ -70,6 +71,10 @@ static struct {
     uint64_t lag_ns, max_lag_ns;
     int faults[FAULT_N];
     sai_log_level_t log_level;
+    /* vendor behaviours a profile can ask for (see vasic.h) */
+    uint64_t no_queue_stats, no_pool_stats; /* bit i: counter id i unsupported */
+    int no_stats_capability;                /* sai_query_stats_capability: NOT_IMPLEMENTED */
+    int th_refusal;                         /* enum th_refusal */
 } g;
 
 static char g_err[1024];
@@ -162,6 +167,25 @@ static sai_status_t put_oids(sai_object_list_t *l, uint32_t n, uint32_t type, ui
 
 #define ATTR_NOT_IMPLEMENTED(i) (SAI_STATUS_ATTR_NOT_IMPLEMENTED_0 - (sai_status_t)(i))
 #define ATTR_INVALID_VALUE(i) (SAI_STATUS_INVALID_ATTR_VALUE_0 - (sai_status_t)(i))
+
+/* How an out-of-range dynamic threshold is refused: vendors differ (VASIC_TH_REFUSAL). */
+enum th_refusal { TH_INVALID_ATTR_VALUE, TH_ATTR_NOT_SUPPORTED, TH_NOT_SUPPORTED, TH_INVALID_PARAMETER, TH_N };
+static const char *const th_refusal_names[TH_N] = {"invalid_attr_value", "attr_not_supported", "not_supported",
+                                                   "invalid_parameter"};
+
+static sai_status_t th_refused(uint32_t i)
+{
+    switch (g.th_refusal) {
+    case TH_ATTR_NOT_SUPPORTED:
+        return SAI_STATUS_ATTR_NOT_SUPPORTED_0 - (sai_status_t)i;
+    case TH_NOT_SUPPORTED:
+        return SAI_STATUS_NOT_SUPPORTED;
+    case TH_INVALID_PARAMETER:
+        return SAI_STATUS_INVALID_PARAMETER;
+    default:
+        return ATTR_INVALID_VALUE(i);
+    }
+}
 #define ATTR_UNKNOWN(i) (SAI_STATUS_UNKNOWN_ATTRIBUTE_0 - (sai_status_t)(i))
 #define ATTR_INVALID(i) (SAI_STATUS_INVALID_ATTRIBUTE_0 - (sai_status_t)(i))
 
@@ -255,6 +279,99 @@ static void finish_detach(struct detached d)
     vm_destroy(d.m);
 }
 
+/* ---------------------------------------------------------------- vendor profile */
+
+/* The counters the model keeps, by object type: what sai_query_stats_capability
+ * reports and what VASIC_UNSUPPORTED_STATS can take away. */
+static const struct stat_name {
+    const char *name;
+    sai_object_type_t type;
+    sai_stat_id_t id;
+    uint32_t modes;
+} stat_names[] = {
+#define RC (SAI_STATS_MODE_READ | SAI_STATS_MODE_READ_AND_CLEAR)
+    {"SAI_QUEUE_STAT_PACKETS", SAI_OBJECT_TYPE_QUEUE, SAI_QUEUE_STAT_PACKETS, RC},
+    {"SAI_QUEUE_STAT_BYTES", SAI_OBJECT_TYPE_QUEUE, SAI_QUEUE_STAT_BYTES, RC},
+    {"SAI_QUEUE_STAT_DROPPED_PACKETS", SAI_OBJECT_TYPE_QUEUE, SAI_QUEUE_STAT_DROPPED_PACKETS, RC},
+    {"SAI_QUEUE_STAT_DROPPED_BYTES", SAI_OBJECT_TYPE_QUEUE, SAI_QUEUE_STAT_DROPPED_BYTES, RC},
+    {"SAI_QUEUE_STAT_CURR_OCCUPANCY_BYTES", SAI_OBJECT_TYPE_QUEUE, SAI_QUEUE_STAT_CURR_OCCUPANCY_BYTES,
+     SAI_STATS_MODE_READ},
+    {"SAI_QUEUE_STAT_WATERMARK_BYTES", SAI_OBJECT_TYPE_QUEUE, SAI_QUEUE_STAT_WATERMARK_BYTES, RC},
+    {"SAI_QUEUE_STAT_SHARED_CURR_OCCUPANCY_BYTES", SAI_OBJECT_TYPE_QUEUE,
+     SAI_QUEUE_STAT_SHARED_CURR_OCCUPANCY_BYTES, SAI_STATS_MODE_READ},
+    {"SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES", SAI_OBJECT_TYPE_QUEUE, SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES, RC},
+    {"SAI_BUFFER_POOL_STAT_CURR_OCCUPANCY_BYTES", SAI_OBJECT_TYPE_BUFFER_POOL,
+     SAI_BUFFER_POOL_STAT_CURR_OCCUPANCY_BYTES, SAI_STATS_MODE_READ},
+    {"SAI_BUFFER_POOL_STAT_WATERMARK_BYTES", SAI_OBJECT_TYPE_BUFFER_POOL, SAI_BUFFER_POOL_STAT_WATERMARK_BYTES, RC},
+    {"SAI_BUFFER_POOL_STAT_DROPPED_PACKETS", SAI_OBJECT_TYPE_BUFFER_POOL, SAI_BUFFER_POOL_STAT_DROPPED_PACKETS, RC},
+#undef RC
+};
+#define N_STAT_NAMES (sizeof(stat_names) / sizeof(stat_names[0]))
+
+static int stat_unsupported(const struct stat_name *s)
+{
+    uint64_t mask = s->type == SAI_OBJECT_TYPE_QUEUE ? g.no_queue_stats : g.no_pool_stats;
+    return s->id < 64 && (mask >> s->id & 1);
+}
+
+/* VASIC_UNSUPPORTED_STATS: comma-separated counter names the switch lacks. */
+static int parse_unsupported(const char *v)
+{
+    g.no_queue_stats = g.no_pool_stats = 0;
+    while (v && *v) {
+        size_t len = strcspn(v, ",");
+        size_t k = 0;
+        for (; k < N_STAT_NAMES; k++)
+            if (strlen(stat_names[k].name) == len && strncmp(v, stat_names[k].name, len) == 0)
+                break;
+        if (k == N_STAT_NAMES) {
+            set_err("profile: VASIC_UNSUPPORTED_STATS: unknown counter '%.*s'", (int)len, v);
+            return -1;
+        }
+        if (stat_names[k].type == SAI_OBJECT_TYPE_QUEUE)
+            g.no_queue_stats |= 1ull << stat_names[k].id;
+        else
+            g.no_pool_stats |= 1ull << stat_names[k].id;
+        v += len + (v[len] == ',');
+    }
+    return 0;
+}
+
+/* The vendor behaviours of the profile (VASIC_UNSUPPORTED_STATS, VASIC_STATS_CAPABILITY,
+ * VASIC_TH_REFUSAL); 0, or -1 with the error set. */
+static int read_vendor_profile(uint32_t profile_id)
+{
+    const char *uns = NULL, *cap = NULL, *ref = NULL;
+    g.no_queue_stats = g.no_pool_stats = 0;
+    g.no_stats_capability = 0;
+    g.th_refusal = TH_INVALID_ATTR_VALUE;
+    if (!g.has_services || !g.services.profile_get_value)
+        return 0;
+    uns = g.services.profile_get_value(profile_id, "VASIC_UNSUPPORTED_STATS");
+    cap = g.services.profile_get_value(profile_id, "VASIC_STATS_CAPABILITY");
+    ref = g.services.profile_get_value(profile_id, "VASIC_TH_REFUSAL");
+    if (parse_unsupported(uns))
+        return -1;
+    if (cap && strcmp(cap, "off") == 0) {
+        g.no_stats_capability = 1;
+    } else if (cap && strcmp(cap, "on") != 0) {
+        set_err("profile: bad value '%s' for VASIC_STATS_CAPABILITY (expected on or off)", cap);
+        return -1;
+    }
+    if (ref) {
+        int k = 0;
+        while (k < TH_N && strcmp(ref, th_refusal_names[k]) != 0)
+            k++;
+        if (k == TH_N) {
+            set_err("profile: bad value '%s' for VASIC_TH_REFUSAL (expected invalid_attr_value, "
+                    "attr_not_supported, not_supported or invalid_parameter)", ref);
+            return -1;
+        }
+        g.th_refusal = k;
+    }
+    return 0;
+}
+
 /* ---------------------------------------------------------------- switch api */
 
 static sai_status_t vs_create_switch(sai_object_id_t *switch_id, uint32_t attr_count,
@@ -304,7 +421,9 @@ static sai_status_t vs_create_switch(sai_object_id_t *switch_id, uint32_t attr_c
     }
     if (g.has_services && g.services.profile_get_next_value) {
         /* a misspelt VASIC_ key is an error, not a silent default */
-        static const char *const known[] = {"VASIC_SCENARIO", "VASIC_SCENARIO_TEXT", "VASIC_CLOCK"};
+        static const char *const known[] = {"VASIC_SCENARIO",          "VASIC_SCENARIO_TEXT",
+                                            "VASIC_CLOCK",             "VASIC_UNSUPPORTED_STATS",
+                                            "VASIC_STATS_CAPABILITY", "VASIC_TH_REFUSAL"};
         const char *k = NULL, *v = NULL;
         g.services.profile_get_next_value(profile_id, NULL, NULL); /* reset */
         for (int n = 0; n < 100000 && g.services.profile_get_next_value(profile_id, &k, &v) == 0 && k; n++) {
@@ -312,11 +431,17 @@ static sai_status_t vs_create_switch(sai_object_id_t *switch_id, uint32_t attr_c
             for (size_t j = 0; j < sizeof(known) / sizeof(known[0]) && !ok; j++)
                 ok = strcmp(k, known[j]) == 0;
             if (!ok) {
-                set_err("profile: unknown key '%s' (known: VASIC_SCENARIO, VASIC_SCENARIO_TEXT, VASIC_CLOCK)", k);
+                set_err("profile: unknown key '%s' (known: VASIC_SCENARIO, VASIC_SCENARIO_TEXT, VASIC_CLOCK, "
+                        "VASIC_UNSUPPORTED_STATS, VASIC_STATS_CAPABILITY, VASIC_TH_REFUSAL)",
+                        k);
                 unlock();
                 return SAI_STATUS_INVALID_PARAMETER;
             }
         }
+    }
+    if (read_vendor_profile(profile_id)) {
+        unlock();
+        return SAI_STATUS_INVALID_PARAMETER;
     }
     int realtime = 1;
     if (clock && strcmp(clock, "manual") == 0) {
@@ -386,13 +511,6 @@ static sai_status_t vs_remove_switch(sai_object_id_t switch_id)
     return SAI_STATUS_SUCCESS;
 }
 
-static sai_status_t vs_set_switch_attribute(sai_object_id_t switch_id, const sai_attribute_t *attr)
-{
-    (void)switch_id;
-    (void)attr;
-    return SAI_STATUS_NOT_IMPLEMENTED;
-}
-
 static sai_status_t vs_get_switch_attribute(sai_object_id_t switch_id, uint32_t attr_count,
                                             sai_attribute_t *attr_list)
 {
@@ -437,54 +555,25 @@ static sai_status_t vs_get_switch_attribute(sai_object_id_t switch_id, uint32_t 
     return st;
 }
 
-static sai_status_t vs_switch_stats(sai_object_id_t id, uint32_t n, const sai_stat_id_t *ids, uint64_t *c)
-{
-    (void)id, (void)n, (void)ids, (void)c;
-    return SAI_STATUS_NOT_IMPLEMENTED;
-}
-
-static sai_status_t vs_switch_stats_ext(sai_object_id_t id, uint32_t n, const sai_stat_id_t *ids,
-                                        sai_stats_mode_t mode, uint64_t *c)
-{
-    (void)id, (void)n, (void)ids, (void)mode, (void)c;
-    return SAI_STATUS_NOT_IMPLEMENTED;
-}
-
-static sai_status_t vs_switch_clear(sai_object_id_t id, uint32_t n, const sai_stat_id_t *ids)
-{
-    (void)id, (void)n, (void)ids;
-    return SAI_STATUS_NOT_IMPLEMENTED;
-}
-
 static sai_switch_api_t switch_api = {
     .create_switch = vs_create_switch,
     .remove_switch = vs_remove_switch,
-    .set_switch_attribute = vs_set_switch_attribute,
+    .set_switch_attribute = vs_ni_set,
     .get_switch_attribute = vs_get_switch_attribute,
-    .get_switch_stats = vs_switch_stats,
-    .get_switch_stats_ext = vs_switch_stats_ext,
-    .clear_switch_stats = vs_switch_clear,
+    .get_switch_stats = vs_ni_stats,
+    .get_switch_stats_ext = vs_ni_stats_ext,
+    .clear_switch_stats = vs_ni_clear,
+    .switch_mdio_read = vs_ni_mdio_read,
+    .switch_mdio_write = vs_ni_mdio_write,
+    .create_switch_tunnel = vs_ni_create,
+    .remove_switch_tunnel = vs_ni_remove,
+    .set_switch_tunnel_attribute = vs_ni_set,
+    .get_switch_tunnel_attribute = vs_ni_get,
+    .switch_mdio_cl22_read = vs_ni_mdio_read,
+    .switch_mdio_cl22_write = vs_ni_mdio_write,
 };
 
 /* ---------------------------------------------------------------- port api */
-
-static sai_status_t vs_create_port(sai_object_id_t *id, sai_object_id_t sw, uint32_t n, const sai_attribute_t *a)
-{
-    (void)id, (void)sw, (void)n, (void)a;
-    return SAI_STATUS_NOT_IMPLEMENTED;
-}
-
-static sai_status_t vs_remove_oid(sai_object_id_t id)
-{
-    (void)id;
-    return SAI_STATUS_NOT_IMPLEMENTED;
-}
-
-static sai_status_t vs_set_attr_ni(sai_object_id_t id, const sai_attribute_t *a)
-{
-    (void)id, (void)a;
-    return SAI_STATUS_NOT_IMPLEMENTED;
-}
 
 static sai_status_t vs_get_port_attribute(sai_object_id_t port_id, uint32_t attr_count,
                                           sai_attribute_t *attr_list)
@@ -530,44 +619,45 @@ static sai_status_t vs_get_port_attribute(sai_object_id_t port_id, uint32_t attr
     return st;
 }
 
-static sai_status_t vs_stats_ni(sai_object_id_t id, uint32_t n, const sai_stat_id_t *ids, uint64_t *c)
-{
-    (void)id, (void)n, (void)ids, (void)c;
-    return SAI_STATUS_NOT_IMPLEMENTED;
-}
-
-static sai_status_t vs_stats_ext_ni(sai_object_id_t id, uint32_t n, const sai_stat_id_t *ids,
-                                    sai_stats_mode_t mode, uint64_t *c)
-{
-    (void)id, (void)n, (void)ids, (void)mode, (void)c;
-    return SAI_STATUS_NOT_IMPLEMENTED;
-}
-
-static sai_status_t vs_clear_ni(sai_object_id_t id, uint32_t n, const sai_stat_id_t *ids)
-{
-    (void)id, (void)n, (void)ids;
-    return SAI_STATUS_NOT_IMPLEMENTED;
-}
-
 static sai_port_api_t port_api = {
-    .create_port = vs_create_port,
-    .remove_port = vs_remove_oid,
-    .set_port_attribute = vs_set_attr_ni,
+    .create_port = vs_ni_create,
+    .remove_port = vs_ni_remove,
+    .set_port_attribute = vs_ni_set,
     .get_port_attribute = vs_get_port_attribute,
-    .get_port_stats = vs_stats_ni,
-    .get_port_stats_ext = vs_stats_ext_ni,
-    .clear_port_stats = vs_clear_ni,
-    .clear_port_all_stats = vs_remove_oid,
+    .get_port_stats = vs_ni_stats,
+    .get_port_stats_ext = vs_ni_stats_ext,
+    .clear_port_stats = vs_ni_clear,
+    .clear_port_all_stats = vs_ni_remove,
+    .create_port_pool = vs_ni_create,
+    .remove_port_pool = vs_ni_remove,
+    .set_port_pool_attribute = vs_ni_set,
+    .get_port_pool_attribute = vs_ni_get,
+    .get_port_pool_stats = vs_ni_stats,
+    .get_port_pool_stats_ext = vs_ni_stats_ext,
+    .clear_port_pool_stats = vs_ni_clear,
+    .create_port_connector = vs_ni_create,
+    .remove_port_connector = vs_ni_remove,
+    .set_port_connector_attribute = vs_ni_set,
+    .get_port_connector_attribute = vs_ni_get,
+    .create_port_serdes = vs_ni_create,
+    .remove_port_serdes = vs_ni_remove,
+    .set_port_serdes_attribute = vs_ni_set,
+    .get_port_serdes_attribute = vs_ni_get,
+    .create_ports = vs_ni_bulk_create,
+    .remove_ports = vs_ni_bulk_remove,
+    .set_ports_attribute = vs_ni_bulk_set,
+    .get_ports_attribute = vs_ni_bulk_get,
+    .create_port_serdess = vs_ni_bulk_create,
+    .remove_port_serdess = vs_ni_bulk_remove,
+    .set_port_serdess_attribute = vs_ni_bulk_set,
+    .get_port_serdess_attribute = vs_ni_bulk_get,
+    .create_port_llr_profile = vs_ni_create,
+    .remove_port_llr_profile = vs_ni_remove,
+    .set_port_llr_profile_attribute = vs_ni_set,
+    .get_port_llr_profile_attribute = vs_ni_get,
 };
 
 /* ---------------------------------------------------------------- queue api */
-
-static sai_status_t vs_create_obj_ni(sai_object_id_t *id, sai_object_id_t sw, uint32_t n,
-                                     const sai_attribute_t *a)
-{
-    (void)id, (void)sw, (void)n, (void)a;
-    return SAI_STATUS_NOT_IMPLEMENTED;
-}
 
 static sai_status_t vs_set_queue_attribute(sai_object_id_t queue_id, const sai_attribute_t *attr)
 {
@@ -645,6 +735,8 @@ static sai_status_t vs_get_queue_attribute(sai_object_id_t queue_id, uint32_t at
 static int queue_stat(struct vm_queue *q, sai_stat_id_t id, int clear, uint64_t *out)
 {
     uint64_t *c = NULL;
+    if (id < 64 && (g.no_queue_stats >> id & 1))
+        return -1;
     switch (id) {
     case SAI_QUEUE_STAT_PACKETS:
         c = &q->tx_packets;
@@ -732,30 +824,16 @@ static sai_status_t vs_clear_queue_stats(sai_object_id_t id, uint32_t n, const s
     return queue_stats("clear_queue_stats", id, n, ids, 0, 1, NULL);
 }
 
-static sai_status_t vs_bulk_set_ni(uint32_t n, const sai_object_id_t *id, const sai_attribute_t *a,
-                                   sai_bulk_op_error_mode_t mode, sai_status_t *st)
-{
-    (void)n, (void)id, (void)a, (void)mode, (void)st;
-    return SAI_STATUS_NOT_IMPLEMENTED;
-}
-
-static sai_status_t vs_bulk_get_ni(uint32_t n, const sai_object_id_t *id, const uint32_t *ac,
-                                   sai_attribute_t **a, sai_bulk_op_error_mode_t mode, sai_status_t *st)
-{
-    (void)n, (void)id, (void)ac, (void)a, (void)mode, (void)st;
-    return SAI_STATUS_NOT_IMPLEMENTED;
-}
-
 static sai_queue_api_t queue_api = {
-    .create_queue = vs_create_obj_ni,
-    .remove_queue = vs_remove_oid,
+    .create_queue = vs_ni_create,
+    .remove_queue = vs_ni_remove,
     .set_queue_attribute = vs_set_queue_attribute,
     .get_queue_attribute = vs_get_queue_attribute,
     .get_queue_stats = vs_get_queue_stats,
     .get_queue_stats_ext = vs_get_queue_stats_ext,
     .clear_queue_stats = vs_clear_queue_stats,
-    .set_queues_attribute = vs_bulk_set_ni,
-    .get_queues_attribute = vs_bulk_get_ni,
+    .set_queues_attribute = vs_ni_bulk_set,
+    .get_queues_attribute = vs_ni_bulk_get,
 };
 
 /* ---------------------------------------------------------------- buffer api */
@@ -799,6 +877,8 @@ static sai_status_t vs_get_buffer_pool_attribute(sai_object_id_t pool_id, uint32
 
 static int pool_stat(struct vm *m, sai_stat_id_t id, int clear, uint64_t *out)
 {
+    if (id < 64 && (g.no_pool_stats >> id & 1))
+        return -1;
     switch (id) {
     case SAI_BUFFER_POOL_STAT_CURR_OCCUPANCY_BYTES:
         if (out)
@@ -866,12 +946,6 @@ static sai_status_t vs_clear_pool_stats(sai_object_id_t id, uint32_t n, const sa
     return pool_stats("clear_buffer_pool_stats", id, n, ids, 0, 1, NULL);
 }
 
-static sai_status_t vs_get_attr_ni(sai_object_id_t id, uint32_t n, sai_attribute_t *a)
-{
-    (void)id, (void)n, (void)a;
-    return SAI_STATUS_NOT_IMPLEMENTED;
-}
-
 static sai_status_t vs_create_buffer_profile(sai_object_id_t *profile_id, sai_object_id_t switch_id,
                                              uint32_t attr_count, const sai_attribute_t *attr_list)
 {
@@ -919,7 +993,7 @@ static sai_status_t vs_create_buffer_profile(sai_object_id_t *profile_id, sai_ob
             if (a->value.s8 < m->sw.th_min || a->value.s8 > m->sw.th_max) {
                 set_err("create_buffer_profile: SHARED_DYNAMIC_TH %d outside %d..%d", a->value.s8,
                         m->sw.th_min, m->sw.th_max);
-                st = ATTR_INVALID_VALUE(i);
+                st = th_refused(i);
                 goto out;
             }
             dyn = a->value.s8;
@@ -1012,7 +1086,7 @@ static sai_status_t vs_set_buffer_profile_attribute(sai_object_id_t profile_id, 
             } else if (attr->value.s8 < m->sw.th_min || attr->value.s8 > m->sw.th_max) {
                 set_err("set_buffer_profile_attribute: SHARED_DYNAMIC_TH %d outside %d..%d",
                         attr->value.s8, m->sw.th_min, m->sw.th_max);
-                st = ATTR_INVALID_VALUE(0);
+                st = th_refused(0);
             } else {
                 p->dynamic_th = attr->value.s8;
             }
@@ -1098,26 +1172,26 @@ static sai_status_t vs_get_buffer_profile_attribute(sai_object_id_t profile_id, 
 }
 
 static sai_buffer_api_t buffer_api = {
-    .create_buffer_pool = vs_create_obj_ni,
-    .remove_buffer_pool = vs_remove_oid,
-    .set_buffer_pool_attribute = vs_set_attr_ni,
+    .create_buffer_pool = vs_ni_create,
+    .remove_buffer_pool = vs_ni_remove,
+    .set_buffer_pool_attribute = vs_ni_set,
     .get_buffer_pool_attribute = vs_get_buffer_pool_attribute,
     .get_buffer_pool_stats = vs_get_pool_stats,
     .get_buffer_pool_stats_ext = vs_get_pool_stats_ext,
     .clear_buffer_pool_stats = vs_clear_pool_stats,
-    .create_ingress_priority_group = vs_create_obj_ni,
-    .remove_ingress_priority_group = vs_remove_oid,
-    .set_ingress_priority_group_attribute = vs_set_attr_ni,
-    .get_ingress_priority_group_attribute = vs_get_attr_ni,
-    .get_ingress_priority_group_stats = vs_stats_ni,
-    .get_ingress_priority_group_stats_ext = vs_stats_ext_ni,
-    .clear_ingress_priority_group_stats = vs_clear_ni,
+    .create_ingress_priority_group = vs_ni_create,
+    .remove_ingress_priority_group = vs_ni_remove,
+    .set_ingress_priority_group_attribute = vs_ni_set,
+    .get_ingress_priority_group_attribute = vs_ni_get,
+    .get_ingress_priority_group_stats = vs_ni_stats,
+    .get_ingress_priority_group_stats_ext = vs_ni_stats_ext,
+    .clear_ingress_priority_group_stats = vs_ni_clear,
     .create_buffer_profile = vs_create_buffer_profile,
     .remove_buffer_profile = vs_remove_buffer_profile,
     .set_buffer_profile_attribute = vs_set_buffer_profile_attribute,
     .get_buffer_profile_attribute = vs_get_buffer_profile_attribute,
-    .set_ingress_priority_groups_attribute = vs_bulk_set_ni,
-    .get_ingress_priority_groups_attribute = vs_bulk_get_ni,
+    .set_ingress_priority_groups_attribute = vs_ni_bulk_set,
+    .get_ingress_priority_groups_attribute = vs_ni_bulk_get,
 };
 
 /* ---------------------------------------------------------------- sai.h */
@@ -1218,6 +1292,39 @@ SAI_EXPORT sai_object_type_t sai_object_type_query(sai_object_id_t object_id)
     }
     unlock();
     return t;
+}
+
+SAI_EXPORT sai_status_t sai_query_stats_capability(sai_object_id_t switch_id, sai_object_type_t object_type,
+                                                  sai_stat_capability_list_t *stats_capability)
+{
+    if (!stats_capability)
+        return SAI_STATUS_INVALID_PARAMETER;
+    ENTER(m);
+    (void)m;
+    sai_status_t st = SAI_STATUS_SUCCESS;
+    uint32_t n = 0;
+    if (switch_id != SWITCH_OID) {
+        set_err("sai_query_stats_capability: no switch 0x%llx", (unsigned long long)switch_id);
+        st = SAI_STATUS_INVALID_OBJECT_ID;
+    } else if (g.no_stats_capability) {
+        st = SAI_STATUS_NOT_IMPLEMENTED;
+    } else if (object_type != SAI_OBJECT_TYPE_QUEUE && object_type != SAI_OBJECT_TYPE_BUFFER_POOL) {
+        st = SAI_STATUS_NOT_SUPPORTED;
+    } else {
+        for (size_t k = 0; k < N_STAT_NAMES; k++)
+            if (stat_names[k].type == object_type && !stat_unsupported(&stat_names[k])) {
+                if (n < stats_capability->count && stats_capability->list) {
+                    stats_capability->list[n].stat_enum = stat_names[k].id;
+                    stats_capability->list[n].stat_modes = stat_names[k].modes;
+                }
+                n++;
+            }
+        if (n > stats_capability->count || (n && !stats_capability->list))
+            st = SAI_STATUS_BUFFER_OVERFLOW;
+        stats_capability->count = n;
+    }
+    unlock();
+    return st;
 }
 
 SAI_EXPORT sai_object_id_t sai_switch_id_query(sai_object_id_t object_id)

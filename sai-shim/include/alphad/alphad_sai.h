@@ -147,17 +147,43 @@ ALPHAD_API alphad_status_t alphad_sai_queues(const alphad_sai_t *h,
  * @param[out] t_ns     time of the read in nanoseconds (model time for a
  *                      virtual ASIC, CLOCK_MONOTONIC otherwise); may be NULL
  * The shared watermarks of queues and pool are read with READ_AND_CLEAR: each
- * value is the peak since the previous call.
+ * value is the peak since the previous call. Counters the libsai does not
+ * support read as 0 (see alphad_sai_stats_supported()).
  */
 ALPHAD_API alphad_status_t alphad_sai_read_stats(alphad_sai_t *h,
                                                  alphad_queue_stats_t *q, uint32_t n,
                                                  alphad_pool_stats_t *pool, uint64_t *t_ns);
 
+/** Bits of alphad_sai_stats_supported(): queue counters, in alphad_queue_stats_t order. */
+#define ALPHAD_STAT_QUEUE_CURR_OCCUPANCY 0x01u
+#define ALPHAD_STAT_QUEUE_SHARED_WATERMARK 0x02u
+#define ALPHAD_STAT_QUEUE_BYTES 0x04u
+#define ALPHAD_STAT_QUEUE_PACKETS 0x08u
+#define ALPHAD_STAT_QUEUE_DROPPED_PACKETS 0x10u
+#define ALPHAD_STAT_QUEUE_DROPPED_BYTES 0x20u
+#define ALPHAD_STAT_QUEUE_ALL 0x3fu
+/** ... and pool counters, in alphad_pool_stats_t order after size_bytes. */
+#define ALPHAD_STAT_POOL_CURR_OCCUPANCY 0x01u
+#define ALPHAD_STAT_POOL_WATERMARK 0x02u
+#define ALPHAD_STAT_POOL_ALL 0x03u
+
+/**
+ * Which counters the libsai supports (ALPHAD_STAT_* bits): found at open with
+ * sai_query_stats_capability where the libsai implements it, else by reading
+ * each counter once. alphad_sai_read_stats() reads only these; the others read
+ * as 0. A counter the libsai refuses later with NOT_SUPPORTED is dropped here
+ * rather than failing the read. Either pointer may be NULL.
+ */
+ALPHAD_API alphad_status_t alphad_sai_stats_supported(const alphad_sai_t *h, uint32_t *queue_stats,
+                                                      uint32_t *pool_stats);
+
 /**
  * Set the dynamic threshold (log2 alpha) of queue @p queue (index into the
  * queue table). Clones the queue's profile on its first change. ALPHAD_E_RANGE
- * if k is outside [ALPHAD_LOG2_ALPHA_MIN, ALPHAD_LOG2_ALPHA_MAX] or refused by
- * the libsai as an invalid value; ALPHAD_E_NOT_SUPPORTED for a static profile.
+ * if k is outside [ALPHAD_LOG2_ALPHA_MIN, ALPHAD_LOG2_ALPHA_MAX] or the libsai
+ * refuses the value (INVALID_ATTR_VALUE, ATTR_NOT_SUPPORTED on the threshold,
+ * NOT_SUPPORTED or INVALID_PARAMETER: vendors accept narrower ranges, e.g.
+ * -7..3); ALPHAD_E_NOT_SUPPORTED for a static profile.
  */
 ALPHAD_API alphad_status_t alphad_sai_set_log2_alpha(alphad_sai_t *h, uint32_t queue, int8_t k);
 

@@ -4,8 +4,10 @@
  *        ASIC that implements a subset of the SAI API.
  *
  * libsai-vasic is a libsai: it exports sai_api_initialize, sai_api_query,
- * sai_api_uninitialize, sai_log_set and sai_object_type_query, and serves the
- * switch, port, queue and buffer method tables. The functions below are not
+ * sai_api_uninitialize, sai_log_set, sai_object_type_query and
+ * sai_query_stats_capability, and serves the switch, port, queue and buffer
+ * method tables, each of the official length (unimplemented members return
+ * SAI_STATUS_NOT_IMPLEMENTED). The functions below are not
  * SAI; they drive and inspect the model (clock, traffic totals, fault
  * injection). Like a vendor libsai, the library holds one switch per process.
  *
@@ -13,6 +15,14 @@
  *   VASIC_SCENARIO       path of a scenario file (see vasic/SCENARIO.md)
  *   VASIC_SCENARIO_TEXT  scenario text inline (used if VASIC_SCENARIO is unset)
  *   VASIC_CLOCK          "realtime" (default) or "manual"
+ * and three that make it behave as a vendor's libsai may:
+ *   VASIC_UNSUPPORTED_STATS  comma-separated counters the switch lacks
+ *                            (e.g. "SAI_QUEUE_STAT_DROPPED_BYTES")
+ *   VASIC_STATS_CAPABILITY   "on" (default) or "off": sai_query_stats_capability
+ *                            returns SAI_STATUS_NOT_IMPLEMENTED
+ *   VASIC_TH_REFUSAL         status of a dynamic threshold outside th_min..th_max:
+ *                            "invalid_attr_value" (default), "attr_not_supported",
+ *                            "not_supported" or "invalid_parameter"
  *
  * Functions returning int return 0 on success or a negative errno value:
  *   -ENODEV   no switch (sai_api_initialize/create_switch not done)

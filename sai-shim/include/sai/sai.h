@@ -2,10 +2,10 @@
  * @file sai.h
  * @brief alphad's minimal, ABI-compatible subset of the SAI 1.x headers.
  *
- * Matches opencomputeproject/SAI v1.18.0 (inc/saiversion.h: SAI_MAJOR 1,
- * SAI_MINOR 18, SAI_REVISION 0): only the names libalphad-sai and
+ * Matches opencomputeproject/SAI v1.18.1 (inc/saiversion.h: SAI_MAJOR 1,
+ * SAI_MINOR 18, SAI_REVISION 1): only the names libalphad-sai and
  * libsai-vasic use, with the official values, signatures and struct layouts
- * (method tables are layout-compatible up to their last declared member).
+ * (method tables have the official length, member for member).
  * Include as <sai.h>; configure with -DALPHAD_SAI_HEADERS=<dir> to compile
  * the same sources against the official headers.
  */
@@ -18,6 +18,8 @@
 #include "saiport.h"
 #include "saiqueue.h"
 #include "saibuffer.h"
+#include "saiobject.h"
+#include "saiversion.h"
 
 typedef enum _sai_api_t
 {

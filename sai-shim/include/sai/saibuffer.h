@@ -1,7 +1,7 @@
 /**
  * @file saibuffer.h
  * @brief Buffer pool / buffer profile attributes, statistics and the buffer
- *        API table used by alphad (subset of SAI v1.18.0 inc/saibuffer.h).
+ *        API table used by alphad (subset of SAI v1.18.1 inc/saibuffer.h).
  */
 #ifndef __SAIBUFFER_H_
 #define __SAIBUFFER_H_

@@ -1,6 +1,6 @@
 /**
  * @file saiport.h
- * @brief Port attributes and API table used by alphad (subset of SAI v1.18.0
+ * @brief Port attributes and API table used by alphad (subset of SAI v1.18.1
  *        inc/saiport.h; official values of the implicitly numbered enum).
  */
 #ifndef __SAIPORT_H_
@@ -84,21 +84,135 @@ typedef sai_status_t (*sai_clear_port_stats_fn)(
 typedef sai_status_t (*sai_clear_port_all_stats_fn)(
         _In_ sai_object_id_t port_id);
 
-/**
- * Port method table. Layout-compatible with the official table up to
- * clear_port_all_stats; the official table continues (port pool, connector,
- * serdes, bulk, LLR profile).
- */
+/* The rest of the official table's members (not used by alphad). */
+typedef sai_status_t (*sai_create_port_pool_fn)(
+        _Out_ sai_object_id_t *object_id,
+        _In_ sai_object_id_t switch_id,
+        _In_ uint32_t attr_count,
+        _In_ const sai_attribute_t *attr_list);
+
+typedef sai_status_t (*sai_remove_port_pool_fn)(
+        _In_ sai_object_id_t object_id);
+
+typedef sai_status_t (*sai_set_port_pool_attribute_fn)(
+        _In_ sai_object_id_t object_id,
+        _In_ const sai_attribute_t *attr);
+
+typedef sai_status_t (*sai_get_port_pool_attribute_fn)(
+        _In_ sai_object_id_t object_id,
+        _In_ uint32_t attr_count,
+        _Inout_ sai_attribute_t *attr_list);
+
+typedef sai_status_t (*sai_get_port_pool_stats_fn)(
+        _In_ sai_object_id_t object_id,
+        _In_ uint32_t number_of_counters,
+        _In_ const sai_stat_id_t *counter_ids,
+        _Out_ uint64_t *counters);
+
+typedef sai_status_t (*sai_get_port_pool_stats_ext_fn)(
+        _In_ sai_object_id_t object_id,
+        _In_ uint32_t number_of_counters,
+        _In_ const sai_stat_id_t *counter_ids,
+        _In_ sai_stats_mode_t mode,
+        _Out_ uint64_t *counters);
+
+typedef sai_status_t (*sai_clear_port_pool_stats_fn)(
+        _In_ sai_object_id_t object_id,
+        _In_ uint32_t number_of_counters,
+        _In_ const sai_stat_id_t *counter_ids);
+
+typedef sai_status_t (*sai_create_port_connector_fn)(
+        _Out_ sai_object_id_t *object_id,
+        _In_ sai_object_id_t switch_id,
+        _In_ uint32_t attr_count,
+        _In_ const sai_attribute_t *attr_list);
+
+typedef sai_status_t (*sai_remove_port_connector_fn)(
+        _In_ sai_object_id_t object_id);
+
+typedef sai_status_t (*sai_set_port_connector_attribute_fn)(
+        _In_ sai_object_id_t object_id,
+        _In_ const sai_attribute_t *attr);
+
+typedef sai_status_t (*sai_get_port_connector_attribute_fn)(
+        _In_ sai_object_id_t object_id,
+        _In_ uint32_t attr_count,
+        _Inout_ sai_attribute_t *attr_list);
+
+typedef sai_status_t (*sai_create_port_serdes_fn)(
+        _Out_ sai_object_id_t *object_id,
+        _In_ sai_object_id_t switch_id,
+        _In_ uint32_t attr_count,
+        _In_ const sai_attribute_t *attr_list);
+
+typedef sai_status_t (*sai_remove_port_serdes_fn)(
+        _In_ sai_object_id_t object_id);
+
+typedef sai_status_t (*sai_set_port_serdes_attribute_fn)(
+        _In_ sai_object_id_t object_id,
+        _In_ const sai_attribute_t *attr);
+
+typedef sai_status_t (*sai_get_port_serdes_attribute_fn)(
+        _In_ sai_object_id_t object_id,
+        _In_ uint32_t attr_count,
+        _Inout_ sai_attribute_t *attr_list);
+
+typedef sai_status_t (*sai_create_port_llr_profile_fn)(
+        _Out_ sai_object_id_t *object_id,
+        _In_ sai_object_id_t switch_id,
+        _In_ uint32_t attr_count,
+        _In_ const sai_attribute_t *attr_list);
+
+typedef sai_status_t (*sai_remove_port_llr_profile_fn)(
+        _In_ sai_object_id_t object_id);
+
+typedef sai_status_t (*sai_set_port_llr_profile_attribute_fn)(
+        _In_ sai_object_id_t object_id,
+        _In_ const sai_attribute_t *attr);
+
+typedef sai_status_t (*sai_get_port_llr_profile_attribute_fn)(
+        _In_ sai_object_id_t object_id,
+        _In_ uint32_t attr_count,
+        _Inout_ sai_attribute_t *attr_list);
+
+/** Port method table: the official table, member for member (SAI v1.18.1). */
 typedef struct _sai_port_api_t
 {
-    sai_create_port_fn          create_port;
-    sai_remove_port_fn          remove_port;
-    sai_set_port_attribute_fn   set_port_attribute;
-    sai_get_port_attribute_fn   get_port_attribute;
-    sai_get_port_stats_fn       get_port_stats;
-    sai_get_port_stats_ext_fn   get_port_stats_ext;
-    sai_clear_port_stats_fn     clear_port_stats;
-    sai_clear_port_all_stats_fn clear_port_all_stats;
+    sai_create_port_fn                     create_port;
+    sai_remove_port_fn                     remove_port;
+    sai_set_port_attribute_fn              set_port_attribute;
+    sai_get_port_attribute_fn              get_port_attribute;
+    sai_get_port_stats_fn                  get_port_stats;
+    sai_get_port_stats_ext_fn              get_port_stats_ext;
+    sai_clear_port_stats_fn                clear_port_stats;
+    sai_clear_port_all_stats_fn            clear_port_all_stats;
+    sai_create_port_pool_fn                create_port_pool;
+    sai_remove_port_pool_fn                remove_port_pool;
+    sai_set_port_pool_attribute_fn         set_port_pool_attribute;
+    sai_get_port_pool_attribute_fn         get_port_pool_attribute;
+    sai_get_port_pool_stats_fn             get_port_pool_stats;
+    sai_get_port_pool_stats_ext_fn         get_port_pool_stats_ext;
+    sai_clear_port_pool_stats_fn           clear_port_pool_stats;
+    sai_create_port_connector_fn           create_port_connector;
+    sai_remove_port_connector_fn           remove_port_connector;
+    sai_set_port_connector_attribute_fn    set_port_connector_attribute;
+    sai_get_port_connector_attribute_fn    get_port_connector_attribute;
+    sai_create_port_serdes_fn              create_port_serdes;
+    sai_remove_port_serdes_fn              remove_port_serdes;
+    sai_set_port_serdes_attribute_fn       set_port_serdes_attribute;
+    sai_get_port_serdes_attribute_fn       get_port_serdes_attribute;
+    sai_bulk_object_create_fn              create_ports;
+    sai_bulk_object_remove_fn              remove_ports;
+    sai_bulk_object_set_attribute_fn       set_ports_attribute;
+    sai_bulk_object_get_attribute_fn       get_ports_attribute;
+    sai_bulk_object_create_fn              create_port_serdess;
+    sai_bulk_object_remove_fn              remove_port_serdess;
+    sai_bulk_object_set_attribute_fn       set_port_serdess_attribute;
+    sai_bulk_object_get_attribute_fn       get_port_serdess_attribute;
+    sai_create_port_llr_profile_fn         create_port_llr_profile;
+    sai_remove_port_llr_profile_fn         remove_port_llr_profile;
+    sai_set_port_llr_profile_attribute_fn  set_port_llr_profile_attribute;
+    sai_get_port_llr_profile_attribute_fn  get_port_llr_profile_attribute;
 } sai_port_api_t;
 
 #endif /* __SAIPORT_H_ */

@@ -1,7 +1,7 @@
 /**
  * @file saiqueue.h
  * @brief Queue attributes, statistics and API table used by alphad (subset of
- *        SAI v1.18.0 inc/saiqueue.h).
+ *        SAI v1.18.1 inc/saiqueue.h).
  */
 #ifndef __SAIQUEUE_H_
 #define __SAIQUEUE_H_

@@ -1,6 +1,6 @@
 /**
  * @file saistatus.h
- * @brief SAI status codes used by alphad (subset of SAI v1.18.0 inc/saistatus.h).
+ * @brief SAI status codes used by alphad (subset of SAI v1.18.1 inc/saistatus.h).
  */
 #ifndef __SAISTATUS_H_
 #define __SAISTATUS_H_

@@ -4,7 +4,7 @@
  *
  * Part of the alphad SAI subset: only what libalphad-sai and libsai-vasic
  * use. Names, values and layouts follow the Switch Abstraction Interface
- * (opencomputeproject/SAI) as of v1.18.0, inc/saitypes.h. Values of SAI enums
+ * (opencomputeproject/SAI) as of v1.18.1, inc/saitypes.h. Values of SAI enums
  * are frozen by SAI's enum lock, so they hold for every 1.x release that has
  * the member. Build with -DALPHAD_SAI_HEADERS=<dir> to use the official
  * headers instead.
@@ -168,5 +168,17 @@ typedef enum _sai_stats_mode_t
     SAI_STATS_MODE_BULK_CLEAR = 1 << 3,
     SAI_STATS_MODE_BULK_READ_AND_CLEAR = 1 << 4,
 } sai_stats_mode_t;
+
+typedef struct _sai_stat_capability_t
+{
+    sai_stat_id_t stat_enum;
+    uint32_t stat_modes; /**< sai_stats_mode_t bits */
+} sai_stat_capability_t;
+
+typedef struct _sai_stat_capability_list_t
+{
+    uint32_t count;
+    sai_stat_capability_t *list;
+} sai_stat_capability_list_t;
 
 #endif /* __SAITYPES_H_ */
