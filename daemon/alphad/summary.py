@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO, cast
 
 if TYPE_CHECKING:
     from alphad.loop import Daemon
@@ -54,7 +54,7 @@ def replay_static(backend_cfg: Any, model_ns: int) -> Outcome:
     on a manual clock (a backend of the same configuration, opened by the registry)."""
     from alphad.backends import open_backend
 
-    be: Any = open_backend(backend_cfg.model_copy(update={"clock": "manual"}))
+    be = cast(TrafficModel, open_backend(backend_cfg.model_copy(update={"clock": "manual"})))
     try:
         be.advance(model_ns * 1e-9)
         return Outcome.from_totals(be.totals())

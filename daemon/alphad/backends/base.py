@@ -83,9 +83,8 @@ ConfigPath = Annotated[Path, BeforeValidator(resolve_path)]
 """A path in a backend configuration, relative to the configuration file."""
 
 
-def check_pow2(changes: Changes, topo: Topology, keys: list[tuple[str, int]], *,
-               backend: str, switch: str, lo: int = -8, hi: int = 7) -> tuple[np.ndarray,
-                                                                             np.ndarray]:
+def check_pow2(changes: Changes, topo: Topology, keys: list[tuple[str, int]], *, backend: str,
+               switch: str, lo: int = -8, hi: int = 7) -> tuple[np.ndarray, np.ndarray]:
     """The queue positions and exponents of a write to a switch that takes alpha = 2^k
     with k in lo..hi (SONiC's ``dynamic_th``) on its managed queues only. Anything
     else raises :class:`FatalBackendError`: retrying cannot make it valid."""
