@@ -1,9 +1,14 @@
 """Backends `sai` (a vendor libsai) and `vasic` (the virtual ASIC), both through
-libalphad-sai. The shim owns per-queue profile cloning and exact restore."""
+libalphad-sai. The shim owns per-queue profile cloning and exact restore.
+
+The libsai runs in alphad's process and initialises the ASIC: on a SONiC switch syncd
+already owns it and two SDK instances cannot share one ASIC, so there the Redis
+(``sonic``) or gNMI backend is the way."""
 
 from __future__ import annotations
 
 import ctypes as C
+import logging
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -20,6 +25,8 @@ if TYPE_CHECKING:
 
 __all__ = ["CONFIGS", "SaiBackend", "SaiConfig", "VasicBackend", "VasicConfig", "exit_summary",
            "open_backend", "switch_identity"]
+
+log = logging.getLogger("alphad.sai")
 
 
 def _must_exist(p: Path) -> Path:
@@ -74,6 +81,9 @@ class SaiBackend:
         except shim.ShimError as e:
             raise FatalBackendError(f"cannot open libsai {libsai}: {e}", backend=self.name,
                                     op="open") from None
+        missing = self._s.unsupported_counters()
+        if missing:
+            log.warning("libsai %s does not support %s: read as 0", libsai, ", ".join(missing))
         qs = self._s.queues
         n_ports = self._s.n_ports
         speed = np.zeros(n_ports)

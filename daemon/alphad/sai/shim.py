@@ -60,6 +60,12 @@ class ShimError(Exception):
         self.status = status
 
 
+# ALPHAD_STAT_QUEUE_* / ALPHAD_STAT_POOL_* bit order (alphad_queue_stats_t, alphad_pool_stats_t)
+QUEUE_COUNTERS = ("curr_occupancy_bytes", "shared_watermark_bytes", "bytes", "packets",
+                  "dropped_packets", "dropped_bytes")
+POOL_COUNTERS = ("curr_occupancy_bytes", "watermark_bytes")
+
+
 def lib_dir() -> Path | None:
     """Directory holding libalphad-sai.so and libsai-vasic.so.
 
@@ -155,6 +161,19 @@ class SaiShim:
         self._pool = PoolStats()
         self._t = C.c_uint64()
         self._n_done = C.c_uint32()
+
+    def unsupported_counters(self) -> list[str]:
+        """The counters the libsai does not support (they read as 0), by alphad_sai.h name;
+        [] with a libalphad-sai older than alphad_sai_stats_supported."""
+        fn = getattr(self._lib, "alphad_sai_stats_supported", None)
+        if fn is None:
+            return []
+        fn.argtypes = [C.c_void_p, C.POINTER(C.c_uint32), C.POINTER(C.c_uint32)]
+        fn.restype = C.c_int
+        q, p = C.c_uint32(), C.c_uint32()
+        self._check(fn(self._h, C.byref(q), C.byref(p)), "stats_supported")
+        return ([f"queue {n}" for i, n in enumerate(QUEUE_COUNTERS) if not q.value >> i & 1]
+                + [f"pool {n}" for i, n in enumerate(POOL_COUNTERS) if not p.value >> i & 1])
 
     def strerror(self, st: int) -> str:
         return (self._lib.alphad_strerror(st) or b"?").decode()
