@@ -112,6 +112,9 @@ class Daemon:
             metrics.bind(self.topo.switch)
             metrics.set_interval(self.interval)
         self._tell_interval()
+        attach = getattr(backend, "attach", None)  # backends with a configuration of their own
+        if attach is not None:
+            attach(self)
 
     # -- control -------------------------------------------------------------------
     def request_stop(self, signum: int | None = None) -> None:

@@ -45,6 +45,7 @@ from alphad.sonic.actuate import (
 from alphad.sonic.counters import CounterReader
 from alphad.sonic.discover import Discovery, DiscoveryError, discover
 from alphad.sonic.journal import Journal, JournalError
+from alphad.sonic.native import NativeConfig
 from alphad.sonic.reconcile import reconcile, undone_tables
 
 __all__ = ["CONFIGS", "SonicBackend", "SonicConfig", "open_backend", "switch_identity"]
@@ -75,6 +76,10 @@ class SonicConfig(BaseModel):
     journal: ConfigPath = Path("/var/lib/alphad/sonic-journal.json")
     timeout: Duration = 1.0  # Redis socket timeout
     reader: Literal["lua", "pipeline"] = "lua"
+    native_config: Annotated[bool, Field(description=(
+        "read CONFIG_DB ALPHAD|global and ALPHAD_CLASS|<class> (YANG sonic-alphad), which "
+        "override the YAML settings at the next interval, and publish STATE_DB "
+        "ALPHAD_STATE|global"))] = True
 
     @field_validator("redis")
     @classmethod
@@ -120,6 +125,8 @@ class SonicBackend:
         self.counters_db = sdb.connect(L["COUNTERS_DB"], cfg.timeout)
         self.state_db = sdb.connect(L["STATE_DB"], cfg.timeout)
         self.appl_db = sdb.connect(L["APPL_DB"], cfg.timeout)  # read only: pool sizes
+        self.native = NativeConfig(self.config_db, self.state_db, L["CONFIG_DB"].id,
+                                   self.cfg_sep, L["STATE_DB"].separator)
         self.journal = Journal(cfg.journal, f"ALPHAD_JOURNAL{L['STATE_DB'].separator}config_db")
         self._down = False
         self._flex_done = not cfg.manage_flex_counters
@@ -220,6 +227,8 @@ class SonicBackend:
             self._k[i] = v if v is not None else self.original_k[i]
         self.reader.load_script()
         self._flex_done = not self.cfg.manage_flex_counters
+        if self.native.daemon is not None:
+            self.native._subscribe()  # the notification connection did not survive
         log.info("reconnected to SONiC Redis (%d queues cloned, journal of %d entries)",
                  len(self.act.cloned), len(self.journal))
 
@@ -251,6 +260,15 @@ class SonicBackend:
         self.act = Actuator(d, self.cfg_sep)
 
     # -- Backend protocol ------------------------------------------------------------
+    def attach(self, daemon: Any) -> None:
+        """The loop that runs on this backend: CONFIG_DB's ALPHAD tables are handed to
+        it, and its state published in STATE_DB (``native_config``)."""
+        if self.cfg.native_config:
+            try:
+                self.native.attach(daemon)
+            except redis.RedisError as e:  # read again at the next sample
+                log.warning("CONFIG_DB ALPHAD not read yet: %s", e)
+
     def topology(self) -> Topology:
         return self.topo
 
@@ -287,6 +305,7 @@ class SonicBackend:
                     log.info("flex counters %s: poll interval %d ms", ", ".join(self.groups),
                              self.poll_ms)
                 self._flex_done = True
+            self.native.poll()
             c = self.reader.read()
             if self.reader.restarted:
                 # Redis restarted between two reads without a failed call in between
@@ -349,6 +368,7 @@ class SonicBackend:
             log.info("restored %d CONFIG_DB entries to their original content", n)
 
     def close(self) -> None:
+        self.native.close()
         for r in (self.config_db, self.counters_db, self.state_db, self.appl_db):
             try:
                 r.close()
