@@ -8,7 +8,8 @@ Groups (CONFIG_DB ``FLEX_COUNTER_TABLE|<group>``, ``POLL_INTERVAL`` in ms,
   read-and-clear: the peak of the last poll interval; then SONiC's
   watermark_queue.lua plugin max-merges it into ``USER_WATERMARKS``,
   ``PERSISTENT_WATERMARKS`` and ``PERIODIC_WATERMARKS`` (the last cleared every
-  ``WATERMARK_TABLE|TELEMETRY_INTERVAL`` seconds, default 120);
+  ``WATERMARK_TABLE|TELEMETRY_INTERVAL`` seconds, default 120); a
+  ``WATERMARK_CLEAR_REQUEST`` on APPL_DB zeroes USER or PERSISTENT (:meth:`clear`);
 - ``BUFFER_POOL_WATERMARK`` (default 60000 ms): ``COUNTERS:<pool oid>``
   ``SAI_BUFFER_POOL_STAT_WATERMARK_BYTES``, read-and-clear, and the same tables.
 
@@ -172,6 +173,26 @@ class FlexCounters:
             counters_db.evalsha(self._sha, len(self.oids), *self.oids, QUEUE_WM)
         if "BUFFER_POOL_WATERMARK" in groups:
             counters_db.evalsha(self._sha, 1, POOL_OID, POOL_WM)
+
+    def clear(self, counters_db: redis.Redis, op: str, data: str) -> bool:
+        """A ``WATERMARK_CLEAR_REQUEST`` (``sonic-clear queue watermark``,
+        ``... persistent-watermark``, ``sonic-clear buffer_pool watermark``), as
+        orchagent's WatermarkOrch handles it: the field is set to 0 in USER_WATERMARKS or
+        PERSISTENT_WATERMARKS; COUNTERS and PERIODIC_WATERMARKS are not touched."""
+        table = {"USER": "USER_WATERMARKS", "PERSISTENT": "PERSISTENT_WATERMARKS"}.get(op)
+        if table is None:
+            return False
+        if data in ("Q_SHARED_UNI", "Q_SHARED_ALL"):  # every queue published is unicast
+            keys, field = self.oids, QUEUE_WM
+        elif data == "BUFFER_POOL":
+            keys, field = [POOL_OID], POOL_WM
+        else:
+            return data in ("Q_SHARED_MULTI", "PG_SHARED", "PG_HEADROOM", "HEADROOM_POOL")
+        pipe = counters_db.pipeline(transaction=False)
+        for oid in keys:
+            pipe.hset(f"{table}:{oid}", field, "0")
+        pipe.execute()
+        return True
 
     def reset_script(self) -> None:
         self._sha = None

@@ -10,6 +10,7 @@ maps and re-applies the buffer configuration.
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
@@ -35,6 +36,7 @@ __all__ = ["READY_KEY", "VSwitch"]
 log = logging.getLogger("alphad.vswitch")
 
 READY_KEY = "VSWITCH|state"  # STATE_DB: status=ready once CONFIG_DB, maps and ASIC agree
+CLEAR_CHANNEL = "WATERMARK_CLEAR_REQUEST"  # APPL_DB, published by watermarkstat -c
 _BUFFER_TABLES = ("BUFFER_POOL", "BUFFER_PROFILE", "BUFFER_QUEUE")
 
 
@@ -64,6 +66,8 @@ class VSwitch:
         self.r = {n: sdb.connect(layout[n], timeout=2.0) for n in
                   ("APPL_DB", "COUNTERS_DB", "CONFIG_DB", "STATE_DB")}
         self._pubsub: Any = None
+        self._clear_sub: Any = None  # APPL_DB WATERMARK_CLEAR_REQUEST
+        self.clears = 0
         self._ready = False
         self._dirty_buffers = True
         self._dirty_flex = True
@@ -101,6 +105,13 @@ class VSwitch:
         ps.psubscribe(*[f"__keyspace@{dbid}__:{t}|*" for t in
                         (*_BUFFER_TABLES, "FLEX_COUNTER_TABLE", "WATERMARK_TABLE")])
         self._pubsub = ps
+        if self._clear_sub is not None:
+            try:
+                self._clear_sub.close()
+            except redis.RedisError:
+                pass
+        self._clear_sub = self.r["APPL_DB"].pubsub(ignore_subscribe_messages=True)
+        self._clear_sub.subscribe(CLEAR_CHANNEL)
         self._dirty_buffers = self._dirty_flex = True
         self._apply_config()
         self.r["STATE_DB"].hset(READY_KEY, mapping={
@@ -109,7 +120,25 @@ class VSwitch:
         self._ready = True
         self.setups += 1
 
+    def _drain_clears(self) -> None:
+        while True:
+            m = self._clear_sub.get_message(timeout=0)
+            if m is None:
+                return
+            if m.get("type") != "message":
+                continue
+            try:
+                op, data = json.loads(m["data"])[:2]
+            except (ValueError, TypeError):
+                log.warning("WATERMARK_CLEAR_REQUEST %r is not [op, data]; ignored", m["data"])
+                continue
+            if self.flex.clear(self.r["COUNTERS_DB"], str(op), str(data)):
+                self.clears += 1
+            else:
+                log.warning("unknown watermark clear request op %s data %s", op, data)
+
     def _drain(self) -> None:
+        self._drain_clears()
         while True:
             m = self._pubsub.get_message(timeout=0)
             if m is None:
@@ -191,11 +220,12 @@ class VSwitch:
             self.stop_event.wait(max(deadline - now, 0.0))
 
     def close(self) -> None:
-        if self._pubsub is not None:
-            try:
-                self._pubsub.close()
-            except redis.RedisError:
-                pass
+        for ps in (self._pubsub, self._clear_sub):
+            if ps is not None:
+                try:
+                    ps.close()
+                except redis.RedisError:
+                    pass
         for r in self.r.values():
             r.close()
         self.asic.close()

@@ -130,6 +130,7 @@ class SonicBackend:
         self.journal = Journal(cfg.journal, f"ALPHAD_JOURNAL{L['STATE_DB'].separator}config_db")
         self._down = False
         self._flex_done = not cfg.manage_flex_counters
+        self._flex_ms: int | None = None  # the poll interval this process last wrote
         self._warned: set[str] = set()
         self.poll_ms = poll_interval_ms(cfg.poll_interval)
         if self.poll_ms != round(cfg.poll_interval * 1000):
@@ -232,6 +233,23 @@ class SonicBackend:
         log.info("reconnected to SONiC Redis (%d queues cloned, journal of %d entries)",
                  len(self.act.cloned), len(self.journal))
 
+    def _keep_operator_polls(self) -> None:
+        """A flex counter group whose poll interval someone else changed after alphad set
+        it (``counterpoll watermark interval 10000``) keeps that setting at restore."""
+        pref = f"FLEX_COUNTER_TABLE{self.cfg_sep}"
+        keys = [k for k in self.journal.entries if k.startswith(pref)]
+        if not keys or self._flex_ms is None:  # not set by this process: restore them
+            return
+        pipe = self.config_db.pipeline(transaction=False)
+        for k in keys:
+            pipe.hget(k, "POLL_INTERVAL")
+        theirs = [k for k, v in zip(keys, pipe.execute(), strict=True)
+                  if v is not None and v != str(self._flex_ms)]
+        if theirs:
+            self.journal.discard(theirs, self.state_db)
+            log.warning("%s: poll interval changed by someone else while alphad ran; kept "
+                        "as it is", ", ".join(theirs))
+
     def _discover(self, tables: dict[str, dict[str, dict[str, str]]] | None = None
                   ) -> Discovery:
         L = self.layout
@@ -305,6 +323,7 @@ class SonicBackend:
                     log.info("flex counters %s: poll interval %d ms", ", ".join(self.groups),
                              self.poll_ms)
                 self._flex_done = True
+                self._flex_ms = self.poll_ms
             self.native.poll()
             c = self.reader.read()
             if self.reader.restarted:
@@ -359,6 +378,7 @@ class SonicBackend:
             self.config_db.ping()
             reconcile(self.config_db, self.journal, self.state_db, self.cfg_sep,
                       " while alphad ran (config reload, or Redis restarted without its data?)")
+            self._keep_operator_polls()
             n = restore_from(self.config_db, self.journal, self.state_db, self.cfg_sep)
         self._down = False
         self.act.forget()
