@@ -40,8 +40,7 @@ class SharedBufferHelper
      * @param type a BufferScheme TypeId name, e.g. "ns3::AbmBufferScheme"
      * @param args attribute name and value pairs of the scheme
      */
-    template <typename... Args>
-    void SetScheme(const std::string& type, Args&&... args);
+    template <typename... Args> void SetScheme(const std::string& type, Args&&... args);
     /// Set an attribute of the scheme (aborts when the scheme has no such attribute).
     void SetSchemeAttribute(const std::string& name, const AttributeValue& value);
     /// Set an attribute of the scheme when the scheme has it; @return whether it has.

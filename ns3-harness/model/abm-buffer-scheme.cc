@@ -29,19 +29,16 @@ AbmBufferScheme::GetTypeId()
             .AddConstructor<AbmBufferScheme>()
             .AddAttribute("AlphaUnsched",
                           "Alpha of first-RTT (unscheduled) packets (ABM §3.3, §4.1: 64)",
-                          DoubleValue(64.0),
-                          MakeDoubleAccessor(&AbmBufferScheme::m_alphaUnsched),
+                          DoubleValue(64.0), MakeDoubleAccessor(&AbmBufferScheme::m_alphaUnsched),
                           MakeDoubleChecker<double>(0.0, 1e6))
-            .AddAttribute("UpdateInterval",
-                          "Refresh period of n_p and gamma (ABM §4.1: one RTT)",
+            .AddAttribute("UpdateInterval", "Refresh period of n_p and gamma (ABM §4.1: one RTT)",
                           TimeValue(MicroSeconds(80)),
                           MakeTimeAccessor(&AbmBufferScheme::m_updateInterval),
                           MakeTimeChecker(NanoSeconds(1)))
-            .AddAttribute("CongestedFraction",
-                          "A queue is congested when its length >= this fraction of T",
-                          DoubleValue(0.9),
-                          MakeDoubleAccessor(&AbmBufferScheme::m_congestedFraction),
-                          MakeDoubleChecker<double>(0.01, 1.0));
+            .AddAttribute(
+                "CongestedFraction", "A queue is congested when its length >= this fraction of T",
+                DoubleValue(0.9), MakeDoubleAccessor(&AbmBufferScheme::m_congestedFraction),
+                MakeDoubleChecker<double>(0.01, 1.0));
     return tid;
 }
 
@@ -82,7 +79,8 @@ AbmBufferScheme::GetThreshold(const SchemeInput& in) const
     double nP = m_nP[in.queue];
     double gamma = m_gamma[in.globalQueue];
     // T = alpha_p (1/n_p) (mu/b) (B - Q)  (ABM Eq. 9)
-    return SchemeThreshold{alpha * gamma / nP * in.freeBytes, m_buffer->GetAlphaP(in.queue), nP, gamma};
+    return SchemeThreshold{alpha * gamma / nP * in.freeBytes, m_buffer->GetAlphaP(in.queue), nP,
+                           gamma};
 }
 
 void
@@ -135,7 +133,8 @@ AbmBufferScheme::Update()
     double dt = m_updateInterval.GetSeconds();
     for (uint32_t g = 0; g < queues.size(); ++g)
     {
-        double rate = double(m_deqInterval[g]) * 8.0 / (dt * m_buffer->GetPortRate(g / qpp).GetBitRate());
+        double rate =
+            double(m_deqInterval[g]) * 8.0 / (dt * m_buffer->GetPortRate(g / qpp).GetBitRate());
         m_gamma[g] = (rate < 1.0 / qpp || rate > 1.0) ? 1.0 : rate;
         m_deqInterval[g] = 0;
     }

@@ -24,8 +24,7 @@ BufferScheme::GetTypeId()
     return tid;
 }
 
-BufferScheme::BufferScheme()
-    : m_buffer(nullptr)
+BufferScheme::BufferScheme() : m_buffer(nullptr)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -47,7 +46,8 @@ BufferScheme::LookupByShortName(const std::string& name, TypeId* tid)
             upper = true;
             continue;
         }
-        if (!std::islower(static_cast<unsigned char>(c)) && !std::isdigit(static_cast<unsigned char>(c)))
+        if (!std::islower(static_cast<unsigned char>(c)) &&
+            !std::isdigit(static_cast<unsigned char>(c)))
         {
             return false; // short names are lower case
         }
@@ -69,7 +69,8 @@ void
 BufferScheme::Attach(SharedBuffer* buffer)
 {
     NS_LOG_FUNCTION(this << buffer);
-    NS_ABORT_MSG_IF(m_buffer && m_buffer != buffer, "BufferScheme: already attached to another buffer");
+    NS_ABORT_MSG_IF(m_buffer && m_buffer != buffer,
+                    "BufferScheme: already attached to another buffer");
     m_buffer = buffer;
     DoAttach();
 }

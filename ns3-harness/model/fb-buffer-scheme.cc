@@ -21,15 +21,14 @@ NS_OBJECT_ENSURE_REGISTERED(FbBufferScheme);
 TypeId
 FbBufferScheme::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::FbBufferScheme")
-                            .SetParent<BufferScheme>()
-                            .SetGroupName("Alphad")
-                            .AddConstructor<FbBufferScheme>()
-                            .AddAttribute("Groups",
-                                          "Priority group of each priority, comma-separated (empty: own)",
-                                          StringValue(""),
-                                          MakeStringAccessor(&FbBufferScheme::m_groups),
-                                          MakeStringChecker());
+    static TypeId tid =
+        TypeId("ns3::FbBufferScheme")
+            .SetParent<BufferScheme>()
+            .SetGroupName("Alphad")
+            .AddConstructor<FbBufferScheme>()
+            .AddAttribute("Groups", "Priority group of each priority, comma-separated (empty: own)",
+                          StringValue(""), MakeStringAccessor(&FbBufferScheme::m_groups),
+                          MakeStringChecker());
     return tid;
 }
 
@@ -55,13 +54,13 @@ FbBufferScheme::DoAttach()
     if (!m_groups.empty())
     {
         std::vector<double> g = ParseDoubleList(m_groups, "FbBufferScheme::Groups");
-        NS_ABORT_MSG_IF(g.size() != qpp,
-                        "FbBufferScheme::Groups: " << g.size() << " values for " << qpp << " priorities");
+        NS_ABORT_MSG_IF(g.size() != qpp, "FbBufferScheme::Groups: " << g.size() << " values for "
+                                                                    << qpp << " priorities");
         for (uint32_t p = 0; p < qpp; ++p)
         {
             NS_ABORT_MSG_IF(g[p] < 0 || g[p] >= qpp || g[p] != std::floor(g[p]),
-                            "FbBufferScheme::Groups: group of priority " << p << " must be an integer in [0, "
-                                                                         << qpp << ")");
+                            "FbBufferScheme::Groups: group of priority "
+                                << p << " must be an integer in [0, " << qpp << ")");
             m_group[p] = static_cast<uint32_t>(g[p]);
         }
     }

@@ -25,24 +25,16 @@ ProteanBufferScheme::GetTypeId()
             .SetParent<BufferScheme>()
             .SetGroupName("Alphad")
             .AddConstructor<ProteanBufferScheme>()
-            .AddAttribute("ShortPriority",
-                          "Priority of short flows (complete sharing), -1: none",
-                          IntegerValue(-1),
-                          MakeIntegerAccessor(&ProteanBufferScheme::m_short),
+            .AddAttribute("ShortPriority", "Priority of short flows (complete sharing), -1: none",
+                          IntegerValue(-1), MakeIntegerAccessor(&ProteanBufferScheme::m_short),
                           MakeIntegerChecker<int32_t>(-1, 63))
-            .AddAttribute("LongPriority",
-                          "Priority of long flows (DT with its alpha), -1: none",
-                          IntegerValue(-1),
-                          MakeIntegerAccessor(&ProteanBufferScheme::m_long),
+            .AddAttribute("LongPriority", "Priority of long flows (DT with its alpha), -1: none",
+                          IntegerValue(-1), MakeIntegerAccessor(&ProteanBufferScheme::m_long),
                           MakeIntegerChecker<int32_t>(-1, 63))
-            .AddAttribute("Beta",
-                          "EWMA weight of the newest gradient sample (§III-A: 1/4)",
-                          DoubleValue(0.25),
-                          MakeDoubleAccessor(&ProteanBufferScheme::m_beta),
+            .AddAttribute("Beta", "EWMA weight of the newest gradient sample (§III-A: 1/4)",
+                          DoubleValue(0.25), MakeDoubleAccessor(&ProteanBufferScheme::m_beta),
                           MakeDoubleChecker<double>(0.0, 1.0))
-            .AddAttribute("Buildup",
-                          "Buildup threshold in line rates (§IV-A: 2)",
-                          DoubleValue(2.0),
+            .AddAttribute("Buildup", "Buildup threshold in line rates (§IV-A: 2)", DoubleValue(2.0),
                           MakeDoubleAccessor(&ProteanBufferScheme::m_buildup),
                           MakeDoubleChecker<double>(0.0, 1e3));
     return tid;
@@ -65,7 +57,8 @@ ProteanBufferScheme::GetThreshold(const SchemeInput& in) const
     double t;
     if (int32_t(in.queue) == m_short)
     {
-        t = double(m_buffer->GetQueues()[in.globalQueue].len) + in.freeBytes; // Alg. 1 line 3: pkt.size < Rem
+        t = double(m_buffer->GetQueues()[in.globalQueue].len) +
+            in.freeBytes; // Alg. 1 line 3: pkt.size < Rem
     }
     else if (int32_t(in.queue) == m_long)
     {
@@ -103,8 +96,8 @@ ProteanBufferScheme::NotifyDequeue(uint32_t port, uint32_t queue, uint32_t bytes
         return;
     }
     double lineBytesPerS = m_buffer->GetPortRate(port).GetBitRate() / 8.0;
-    double grad = (len - s.qlenPrev) / dT / lineBytesPerS;      // Alg. 2 line 6
-    grad = m_beta * grad + (1.0 - m_beta) * s.gradPrev; // line 8
+    double grad = (len - s.qlenPrev) / dT / lineBytesPerS; // Alg. 2 line 6
+    grad = m_beta * grad + (1.0 - m_beta) * s.gradPrev;    // line 8
     s.gradPrev = grad;
     s.qlenPrev = len;
     s.tPrev = now;

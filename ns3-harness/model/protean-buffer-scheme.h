@@ -45,10 +45,10 @@ class ProteanBufferScheme : public BufferScheme
         double factor{1.0};
     };
 
-    int32_t m_short;  //!< short-flow priority (-1: none)
-    int32_t m_long;   //!< long-flow priority (-1: none)
-    double m_beta;    //!< EWMA weight on the new gradient
-    double m_buildup; //!< buildup threshold, in line rates
+    int32_t m_short;               //!< short-flow priority (-1: none)
+    int32_t m_long;                //!< long-flow priority (-1: none)
+    double m_beta;                 //!< EWMA weight on the new gradient
+    double m_buildup;              //!< buildup threshold, in line rates
     std::vector<Gradient> m_state; //!< per queue
 };
 

@@ -50,37 +50,26 @@ SharedBuffer::GetTypeId()
             .SetParent<Object>()
             .SetGroupName("Alphad")
             .AddConstructor<SharedBuffer>()
-            .AddAttribute("PoolBytes",
-                          "B, the shared pool of the switch in bytes",
-                          UintegerValue(960000),
-                          MakeUintegerAccessor(&SharedBuffer::m_poolBytes),
+            .AddAttribute("PoolBytes", "B, the shared pool of the switch in bytes",
+                          UintegerValue(960000), MakeUintegerAccessor(&SharedBuffer::m_poolBytes),
                           MakeUintegerChecker<uint64_t>(1))
-            .AddAttribute("QueuesPerPort",
-                          "Egress queues (priorities) per port",
-                          UintegerValue(8),
+            .AddAttribute("QueuesPerPort", "Egress queues (priorities) per port", UintegerValue(8),
                           MakeUintegerAccessor(&SharedBuffer::m_queuesPerPort),
                           MakeUintegerChecker<uint32_t>(1, 64))
-            .AddAttribute("Alphas",
-                          "alpha_p of each priority, comma-separated (one value: all)",
-                          StringValue("0.5"),
-                          MakeStringAccessor(&SharedBuffer::m_alphas),
+            .AddAttribute("Alphas", "alpha_p of each priority, comma-separated (one value: all)",
+                          StringValue("0.5"), MakeStringAccessor(&SharedBuffer::m_alphas),
                           MakeStringChecker())
-            .AddAttribute("Scheme",
-                          "The admission scheme (a BufferScheme; none: DtBufferScheme)",
+            .AddAttribute("Scheme", "The admission scheme (a BufferScheme; none: DtBufferScheme)",
                           PointerValue(),
                           MakePointerAccessor(&SharedBuffer::SetScheme, &SharedBuffer::GetScheme),
                           MakePointerChecker<BufferScheme>())
-            .AddTraceSource("Admission",
-                            "Every admission decision with the state the scheme saw",
+            .AddTraceSource("Admission", "Every admission decision with the state the scheme saw",
                             MakeTraceSourceAccessor(&SharedBuffer::m_admissionTrace),
                             "ns3::SharedBuffer::AdmissionCallback");
     return tid;
 }
 
-SharedBuffer::SharedBuffer()
-    : m_configured(false),
-      m_occupancy(0),
-      m_poolWatermark(0)
+SharedBuffer::SharedBuffer() : m_configured(false), m_occupancy(0), m_poolWatermark(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -138,7 +127,8 @@ SharedBuffer::Configure()
     m_alphaP.assign(m_queuesPerPort, a[0]);
     for (uint32_t p = 0; p < a.size(); ++p)
     {
-        NS_ABORT_MSG_IF(!(a[p] > 0), "SharedBuffer::Alphas: alpha of priority " << p << " must be > 0");
+        NS_ABORT_MSG_IF(!(a[p] > 0),
+                        "SharedBuffer::Alphas: alpha of priority " << p << " must be > 0");
         m_alphaP[p] = a[p];
     }
     if (!m_scheme)
@@ -229,7 +219,8 @@ SharedBuffer::ThresholdOf(uint32_t port, uint32_t queue, bool unsched, Admission
     // B - Q: unused buffer, evaluated per packet by every scheme (ABM Eq. 5, 9)
     double freeBytes = m_occupancy >= m_poolBytes ? 0.0 : double(m_poolBytes - m_occupancy);
     uint32_t active = m_portActive[port] + (m_q[g].len == 0 ? 1 : 0);
-    SchemeThreshold t = m_scheme->GetThreshold(SchemeInput{port, queue, g, unsched, freeBytes, active});
+    SchemeThreshold t =
+        m_scheme->GetThreshold(SchemeInput{port, queue, g, unsched, freeBytes, active});
     if (rec)
     {
         rec->nP = t.nP;
@@ -248,7 +239,8 @@ SharedBuffer::GetThreshold(uint32_t port, uint32_t queue, bool unsched) const
 }
 
 bool
-SharedBuffer::Admit(uint32_t port, uint32_t queue, uint32_t bytes, bool unsched, const char** reason)
+SharedBuffer::Admit(uint32_t port, uint32_t queue, uint32_t bytes, bool unsched,
+                    const char** reason)
 {
     NS_LOG_FUNCTION(this << port << queue << bytes << unsched);
     NS_ASSERT(port < m_portRate.size() && queue < m_queuesPerPort);

@@ -11,8 +11,8 @@
 #include "buffer-scheme.h"
 
 #include "ns3/data-rate.h"
-#include "ns3/ptr.h"
 #include "ns3/object.h"
+#include "ns3/ptr.h"
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
@@ -30,19 +30,20 @@ namespace ns3
  */
 struct AdmissionRecord
 {
-    uint32_t port;            //!< port index within the switch
-    uint32_t queue;           //!< queue index within the port (= priority)
-    uint32_t bytes;           //!< packet size
-    uint64_t qlenBytes;       //!< queue length before the packet
-    uint64_t poolOccupancy;   //!< Q, bytes held by all queues of the switch
-    uint64_t poolBytes;       //!< B
-    double nP;                //!< n_p (ABM) or N_p (FB) used; 0 when the scheme has none
-    uint32_t portActive;      //!< non-empty queues at the port (packet's queue counted)
-    double gamma;             //!< normalised drain rate used; 1 when the scheme has none
-    double alphaP;            //!< alpha of the packet's priority, not the first-RTT alpha (external: the queue's)
-    bool unsched;             //!< first-RTT packet (host mark)
-    bool admitted;            //!< decision
-    double thresholdBytes;    //!< T the queue length was compared with
+    uint32_t port;          //!< port index within the switch
+    uint32_t queue;         //!< queue index within the port (= priority)
+    uint32_t bytes;         //!< packet size
+    uint64_t qlenBytes;     //!< queue length before the packet
+    uint64_t poolOccupancy; //!< Q, bytes held by all queues of the switch
+    uint64_t poolBytes;     //!< B
+    double nP;              //!< n_p (ABM) or N_p (FB) used; 0 when the scheme has none
+    uint32_t portActive;    //!< non-empty queues at the port (packet's queue counted)
+    double gamma;           //!< normalised drain rate used; 1 when the scheme has none
+    double
+        alphaP; //!< alpha of the packet's priority, not the first-RTT alpha (external: the queue's)
+    bool unsched;          //!< first-RTT packet (host mark)
+    bool admitted;         //!< decision
+    double thresholdBytes; //!< T the queue length was compared with
 };
 
 /**

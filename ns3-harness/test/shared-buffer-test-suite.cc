@@ -72,9 +72,9 @@ class DtSteadyStateTestCase : public TestCase
 {
   public:
     DtSteadyStateTestCase(uint32_t k, double alpha)
-        : TestCase("DT steady state, k=" + std::to_string(k) + " alpha=" + std::to_string(alpha)),
-          m_k(k),
-          m_alpha(alpha)
+        : TestCase("DT steady state, k=" + std::to_string(k) + " alpha=" + std::to_string(alpha))
+        , m_k(k)
+        , m_alpha(alpha)
     {
     }
 
@@ -109,7 +109,8 @@ class DtSteadyStateTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ_TOL(double(b->GetQueue(p, 0).len), expect, tol,
                                       "queue " << p << " is not at alpha B / (1 + k alpha)");
         }
-        NS_TEST_EXPECT_MSG_EQ_TOL(double(b->GetOccupancy()), m_k * expect, 2.0 * m_k * pkt, "pool occupancy");
+        NS_TEST_EXPECT_MSG_EQ_TOL(double(b->GetOccupancy()), m_k * expect, 2.0 * m_k * pkt,
+                                  "pool occupancy");
         b->Dispose();
     }
 
@@ -121,8 +122,7 @@ class DtSteadyStateTestCase : public TestCase
 class CompleteSharingTestCase : public TestCase
 {
   public:
-    CompleteSharingTestCase()
-        : TestCase("CS fills the pool, then drops with the pool reason")
+    CompleteSharingTestCase() : TestCase("CS fills the pool, then drops with the pool reason")
     {
     }
 
@@ -133,7 +133,8 @@ class CompleteSharingTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(Fill(b, 0, 1, 1000), 10u, "one queue takes the whole pool");
         const char* reason = nullptr;
         NS_TEST_ASSERT_MSG_EQ(b->Admit(1, 0, 1, false, &reason), false, "pool full");
-        NS_TEST_ASSERT_MSG_EQ(std::string(reason), std::string(SharedBuffer::POOL_DROP), "drop reason");
+        NS_TEST_ASSERT_MSG_EQ(std::string(reason), std::string(SharedBuffer::POOL_DROP),
+                              "drop reason");
         NS_TEST_ASSERT_MSG_EQ(b->GetQueue(1, 0).dropPackets, 1u, "drop counted on the queue");
         b->Dispose();
     }
@@ -147,8 +148,7 @@ class CompleteSharingTestCase : public TestCase
 class AbmTestCase : public TestCase
 {
   public:
-    AbmTestCase()
-        : TestCase("ABM thresholds, n_p and gamma refresh, first-RTT alpha")
+    AbmTestCase() : TestCase("ABM thresholds, n_p and gamma refresh, first-RTT alpha")
     {
     }
 
@@ -167,7 +167,8 @@ class AbmTestCase : public TestCase
         {
             Fill(b, p, 0, 1000);
         }
-        // port 3 priority 1 dequeues 60% of line rate (above the 1/2 floor) during the first interval
+        // port 3 priority 1 dequeues 60% of line rate (above the 1/2 floor) during the first
+        // interval
         const Time interval = MicroSeconds(80);
         uint64_t bytes60 = uint64_t(0.6 * 10e9 / 8 * interval.GetSeconds());
         const char* reason = nullptr;
@@ -180,8 +181,9 @@ class AbmTestCase : public TestCase
         Simulator::Run();
         NS_TEST_EXPECT_MSG_EQ_TOL(abm->GetNp(0), 3.0, 1e-9, "three congested queues of priority 0");
         NS_TEST_EXPECT_MSG_EQ_TOL(abm->GetNp(1), 1.0, 1e-9, "n_p floored at 1");
-        NS_TEST_EXPECT_MSG_EQ_TOL(abm->GetGamma(3 * 2 + 1), std::ceil(bytes60 / 1000.0) * 1000 * 8 /
-                                                               (10e9 * interval.GetSeconds()),
+        NS_TEST_EXPECT_MSG_EQ_TOL(abm->GetGamma(3 * 2 + 1),
+                                  std::ceil(bytes60 / 1000.0) * 1000 * 8 /
+                                      (10e9 * interval.GetSeconds()),
                                   1e-9, "gamma = measured drain rate");
         NS_TEST_EXPECT_MSG_EQ_TOL(abm->GetGamma(0), 1.0, 1e-12, "idle queue: gamma clamped to 1");
         double freeBytes = double(pool - b->GetOccupancy());
@@ -201,8 +203,7 @@ class AbmTestCase : public TestCase
 class AbmCoreTestCase : public TestCase
 {
   public:
-    AbmCoreTestCase()
-        : TestCase("abm-core ignores the first-RTT mark")
+    AbmCoreTestCase() : TestCase("abm-core ignores the first-RTT mark")
     {
     }
 
@@ -210,13 +211,15 @@ class AbmCoreTestCase : public TestCase
     void DoRun() override
     {
         Ptr<SharedBuffer> core = MakeBuffer("abm-core", 100000, 1, 1, "0.5");
-        NS_TEST_EXPECT_MSG_EQ_TOL(core->GetThreshold(0, 0, true), core->GetThreshold(0, 0, false), 1e-9,
-                                  "unsched == sched");
+        NS_TEST_EXPECT_MSG_EQ_TOL(core->GetThreshold(0, 0, true), core->GetThreshold(0, 0, false),
+                                  1e-9, "unsched == sched");
         Ptr<SharedBuffer> core2 = MakeBuffer("abm-core", 100000, 1, 1, "0.5");
         Ptr<SharedBuffer> full = MakeBuffer("abm", 100000, 1, 1, "0.5");
         uint32_t n = Fill(core, 0, 0, 1000, true);
-        NS_TEST_EXPECT_MSG_EQ(n, Fill(core2, 0, 0, 1000, false), "first-RTT packets get no extra room");
-        NS_TEST_EXPECT_MSG_GT(Fill(full, 0, 0, 1000, true), n, "while abm gives them alpha_unsched");
+        NS_TEST_EXPECT_MSG_EQ(n, Fill(core2, 0, 0, 1000, false),
+                              "first-RTT packets get no extra room");
+        NS_TEST_EXPECT_MSG_GT(Fill(full, 0, 0, 1000, true), n,
+                              "while abm gives them alpha_unsched");
         Simulator::Destroy();
         core->Dispose();
         core2->Dispose();
@@ -228,8 +231,7 @@ class AbmCoreTestCase : public TestCase
 class FbTestCase : public TestCase
 {
   public:
-    FbTestCase()
-        : TestCase("FB per-packet N_p and round-robin gamma")
+    FbTestCase() : TestCase("FB per-packet N_p and round-robin gamma")
     {
     }
 
@@ -254,8 +256,8 @@ class FbTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ_TOL(b->GetThreshold(0, 2, false), 4.0 / 1.0 / 3.0 * freeBytes, 1e-6,
                                   "isolated group");
         b->Dequeued(0, 1, 100);
-        NS_TEST_EXPECT_MSG_EQ_TOL(b->GetThreshold(0, 0, false), 0.5 / 2.0 / 1.0 * (pool - 200.0), 1e-6,
-                                  "counts follow dequeues");
+        NS_TEST_EXPECT_MSG_EQ_TOL(b->GetThreshold(0, 0, false), 0.5 / 2.0 / 1.0 * (pool - 200.0),
+                                  1e-6, "counts follow dequeues");
         b->Dispose();
     }
 };
@@ -264,8 +266,7 @@ class FbTestCase : public TestCase
 class ExternalTestCase : public TestCase
 {
   public:
-    ExternalTestCase()
-        : TestCase("external alpha per queue")
+    ExternalTestCase() : TestCase("external alpha per queue")
     {
     }
 
@@ -275,7 +276,8 @@ class ExternalTestCase : public TestCase
         Ptr<SharedBuffer> b = MakeBuffer("external", 100000, 2, 2, "1");
         b->SetAlpha(3, 0.25); // port 1, queue 1
         NS_TEST_EXPECT_MSG_EQ_TOL(b->GetThreshold(1, 1, false), 25000.0, 1e-9, "alpha 0.25");
-        NS_TEST_EXPECT_MSG_EQ_TOL(b->GetThreshold(1, 0, false), 100000.0, 1e-9, "other queue keeps 1");
+        NS_TEST_EXPECT_MSG_EQ_TOL(b->GetThreshold(1, 0, false), 100000.0, 1e-9,
+                                  "other queue keeps 1");
         NS_TEST_EXPECT_MSG_EQ_TOL(b->GetAlpha(3), 0.25, 1e-12, "telemetry shows the applied alpha");
         b->Dispose();
     }
@@ -285,8 +287,7 @@ class ExternalTestCase : public TestCase
 class WatermarkTestCase : public TestCase
 {
   public:
-    WatermarkTestCase()
-        : TestCase("watermarks are read-and-clear peaks")
+    WatermarkTestCase() : TestCase("watermarks are read-and-clear peaks")
     {
     }
 
@@ -322,8 +323,7 @@ class WatermarkTestCase : public TestCase
 class ProteanTestCase : public TestCase
 {
   public:
-    ProteanTestCase()
-        : TestCase("Protean gradient factor and class rules")
+    ProteanTestCase() : TestCase("Protean gradient factor and class rules")
     {
     }
 
@@ -337,7 +337,8 @@ class ProteanTestCase : public TestCase
         protean->SetAttribute("LongPriority", IntegerValue(1));
         const char* reason = nullptr;
         // short class: complete sharing; long class: DT with its alpha
-        NS_TEST_EXPECT_MSG_EQ_TOL(b->GetThreshold(0, 1, false), 0.5 * pool, 1e-6, "long: alpha_l Rem");
+        NS_TEST_EXPECT_MSG_EQ_TOL(b->GetThreshold(0, 1, false), 0.5 * pool, 1e-6,
+                                  "long: alpha_l Rem");
         NS_TEST_EXPECT_MSG_EQ_TOL(b->GetThreshold(0, 0, false), double(pool), 1e-6, "short: Rem");
         // incast class: every 1 us, 10 packets of 1000 B arrive and one leaves:
         // the queue grows at 9000 B/us = 7.2 line rates of 10 Gb/s
@@ -365,7 +366,8 @@ class ProteanTestCase : public TestCase
             Simulator::Schedule(MicroSeconds(i), [b]() { b->Dequeued(0, 2, 1000); });
         }
         Simulator::Run();
-        NS_TEST_EXPECT_MSG_EQ_TOL(DynamicCast<ProteanBufferScheme>(protean)->GetFactor(2), 1.0, 1e-12, "back to DT");
+        NS_TEST_EXPECT_MSG_EQ_TOL(DynamicCast<ProteanBufferScheme>(protean)->GetFactor(2), 1.0,
+                                  1e-12, "back to DT");
         Simulator::Destroy();
         b->Dispose();
         (void)reason;
@@ -376,8 +378,7 @@ class ProteanTestCase : public TestCase
 class SchemeLookupTestCase : public TestCase
 {
   public:
-    SchemeLookupTestCase()
-        : TestCase("scheme TypeIds from short names")
+    SchemeLookupTestCase() : TestCase("scheme TypeIds from short names")
     {
     }
 
@@ -401,7 +402,8 @@ class SchemeLookupTestCase : public TestCase
         TypeId tid;
         for (const char* bad : {"", "red", "Dt", "buffer", "abm_core", "shared", "-"})
         {
-            NS_TEST_EXPECT_MSG_EQ(BufferScheme::LookupByShortName(bad, &tid), false, "'" << bad << "'");
+            NS_TEST_EXPECT_MSG_EQ(BufferScheme::LookupByShortName(bad, &tid), false,
+                                  "'" << bad << "'");
         }
         Ptr<SharedBuffer> b = CreateObject<SharedBuffer>();
         b->AddPort(DataRate("10Gbps"));
@@ -415,8 +417,7 @@ class SchemeLookupTestCase : public TestCase
 class SharedBufferTestSuite : public TestSuite
 {
   public:
-    SharedBufferTestSuite()
-        : TestSuite("alphad-shared-buffer", Type::UNIT)
+    SharedBufferTestSuite() : TestSuite("alphad-shared-buffer", Type::UNIT)
     {
         AddTestCase(new DtSteadyStateTestCase(1, 1.0), TestCase::Duration::QUICK);
         AddTestCase(new DtSteadyStateTestCase(3, 0.5), TestCase::Duration::QUICK);

@@ -71,6 +71,18 @@ RUNS: dict[str, list[str]] = {
         "--wsInitCwnd=4"],
 }
 GOLDEN = ["dt-phases-traces", "abm", "protean-size-classes"]
+# bad options: the exit status and the message naming the option must not change either
+BAD: list[list[str]] = [
+    ["--scheme=red"], ["--scheme=Dt"], ["--scheme=dt", "--cosim=1"],
+    ["--leaves=1"], ["--queues=0"], ["--sched=wfq"], ["--tcp=reno"], ["--load=2"],
+    ["--fanin=9"], ["--gen=0"], ["--alphas=1,2"], ["--alphas=0.5,x"], ["--groups=0,9"],
+    ["--groups=0,1"], ["--proteanShort=8"], ["--linkRate=fast"], ["--cdf=missing.cdf"],
+    ["--phases=10,0.5,1"], ["--phases=10,0.5,9,1,0.5,0"], ["--phases=-1,0.5,1,1,0.5,0"],
+    ["--phases=10,0.5,1,1,0.5,0;10,3,1,1,0.5,0"], ["--phases=10,0.5,1,1,20,0"],
+    ["--wsClasses=0-9"], ["--incastClasses=5-2"], ["--wsHosts=4"], ["--incastHosts=x"],
+    ["--sizeClasses=1"], ["--queueSwitch=leaf9"], ["--traceSwitch=core0", "--tracePackets=5"],
+    ["--out=/proc/version/x"], ["--sample=0"], ["--wsInitCwnd=0"],
+]
 
 ALPHAD_SPEC = RunSpec(
     scenario=Scenario(queues=3, load=0.4, qps=30.0, request_frac=0.5, ws_classes="1-2",
@@ -101,6 +113,13 @@ def run_alphad(program: Path, out: Path) -> Path:
     for f in ("spec.json", "argv.txt", "stderr.log"):
         (out / f).unlink(missing_ok=True)
     return out
+
+
+def run_bad(program: Path, args: list[str]) -> tuple[int, str]:
+    """Exit status and stderr of a run with bad options (it must stop before simulating)."""
+    cp = subprocess.run([str(program), *SMALL, *args], cwd=DATA, stdin=subprocess.DEVNULL,
+                        capture_output=True, text=True, timeout=60, check=False)
+    return cp.returncode, cp.stderr
 
 
 def _strip_wall(obj: object) -> object:
@@ -167,6 +186,16 @@ def test_same_as_baseline(name: str, tmp_path: Path) -> None:
     assert differences(*outs) == []
 
 
+def test_bad_options_as_baseline() -> None:
+    base = os.environ.get("ALPHAD_NS3_BASELINE_BIN")
+    if not base:
+        pytest.skip("set ALPHAD_NS3_BASELINE_BIN to a previous build to compare with it")
+    for args in BAD:
+        old, new = run_bad(Path(base), args), run_bad(_program(), args)
+        assert old == new, args
+        assert new[0] == 2 and new[1].startswith("error: --"), (args, new)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     g = ap.add_mutually_exclusive_group(required=True)
@@ -194,6 +223,14 @@ def main() -> int:
         for d in diff:
             print(f"  {d}")
         bad += bool(diff)
+    for args in BAD:
+        old, new = (run_bad(p, args) for p in a.compare)
+        same = old == new
+        print(f"{' '.join(args)}: {'SAME' if same else 'DIFFERENT'} (exit {new[0]}: "
+              f"{new[1].strip()[:90]})")
+        if not same:
+            print(f"  old: exit {old[0]}: {old[1].strip()}")
+        bad += not same
     return 1 if bad else 0
 
 
