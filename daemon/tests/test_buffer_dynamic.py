@@ -141,3 +141,43 @@ def test_refusals_name_the_real_reason(server: RedisServer, tmp_path: Path) -> N
     assert "pool 'egress_lossy_pool': BUFFER_POOL|egress_lossy_pool has no size in CONFIG_DB " \
            "and buffermgrd has not published one in STATE_DB/APPL_DB BUFFER_POOL_TABLE" in msg
     assert "unknown pool" not in msg
+
+
+def test_gnmi_backend_reads_the_pool_size_buffermgrd_published(server: RedisServer,
+                                                               tmp_path: Path) -> None:
+    """The same switch through its gNMI server: B from STATE_DB BUFFER_POOL_TABLE."""
+    import threading
+
+    from alphad_vswitch_gnmi.auth import Credentials
+    from alphad_vswitch_gnmi.server import GnmiServer, ServerOptions
+
+    from alphad.config import parse_config as parse
+    from alphad.gnmi.backend import GnmiBackend
+
+    traffic = tmp_path / "traffic.scn"
+    traffic.write_text(TRAFFIC)
+    v = VSwitch(DYNAMIC_JSON, server.address, traffic)
+    t = threading.Thread(target=v.run, daemon=True)
+    t.start()
+    srv = GnmiServer(v.layout, ServerOptions(min_sample_interval=0.1, state_dir=tmp_path),
+                     Credentials(None), None).start()
+    try:
+        c4 = server.client(4)
+        for g in ("QUEUE", "QUEUE_WATERMARK", "BUFFER_POOL_WATERMARK"):
+            c4.hset(f"FLEX_COUNTER_TABLE|{g}", mapping={"POLL_INTERVAL": "100",
+                                                        "FLEX_COUNTER_STATUS": "enable"})
+        cfg = parse(f"priorities:\n  - {{name: a, queues: [0, 1, 2, 5, 6]}}\n"
+                    f"backend: {{type: gnmi, address: '127.0.0.1:{srv.port}', insecure: true, "
+                    f"sample_interval: 200ms, journal: '{tmp_path}/gj.json', timeout: 3s}}\n")
+        be = GnmiBackend(cfg.backend)
+        try:
+            assert be.topology().buffer_bytes == v.shape.pool_bytes
+            assert be.disc.pool.size_from == "STATE_DB BUFFER_POOL_TABLE|egress_lossy_pool"
+            assert "Ethernet124" not in be.topology().ports
+        finally:
+            be.close()
+    finally:
+        srv.stop(0.2)
+        v.stop_event.set()
+        t.join(5)
+        v.close()

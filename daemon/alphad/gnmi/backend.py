@@ -25,7 +25,13 @@ from alphad.gnmi.sonicdb import (
 from alphad.gnmi.telemetry import QueueTable, TelemetryStream
 from alphad.model import Changes, Sample, Topology
 from alphad.sonic.actuate import FLEX_GROUPS, Actuator, clone_name
-from alphad.sonic.discover import CONFIG_TABLES, Discovery, DiscoveryError, discover_tables
+from alphad.sonic.discover import (
+    CONFIG_TABLES,
+    BufferRuntime,
+    Discovery,
+    DiscoveryError,
+    discover_tables,
+)
 from alphad.sonic.journal import JournalError
 
 __all__ = ["GnmiBackend", "poll_ms", "target_spec"]
@@ -112,7 +118,27 @@ class GnmiBackend:
         host = meta.get("hostname", "switch") if isinstance(meta, dict) else "switch"
         return discover_tables(tables, {str(k): str(v) for k, v in qmap.items()},
                                {str(k): str(v) for k, v in (pmap or {}).items()},
-                               self.cfg.pool, str(host))
+                               self.cfg.pool, str(host), self._runtime(meta, tables))
+
+    def _runtime(self, meta: Any, tables: dict[str, dict[str, dict[str, str]]]
+                 ) -> BufferRuntime:
+        """Pool sizes and generated profiles buffermgrd publishes in STATE_DB (dynamic
+        buffer model), read only when a pool has no size in CONFIG_DB."""
+        model = str(meta.get("buffer_model", "traditional")) if isinstance(meta, dict) \
+            else "traditional"
+        if all("size" in f for f in tables["BUFFER_POOL"].values()):
+            return BufferRuntime(model)
+        sizes: dict[str, tuple[int, str]] = {}
+        names: set[str] = set()
+        try:
+            for name, f in read_table(self.conn, "STATE_DB", "BUFFER_POOL_TABLE").items():
+                if f.get("size", "").isdigit() and int(f["size"]) > 0:
+                    sizes[name] = (int(f["size"]), f"STATE_DB BUFFER_POOL_TABLE|{name}")
+            names = set(read_table(self.conn, "STATE_DB", "BUFFER_PROFILE_TABLE"))
+        except GnmiCallError as e:
+            log.warning("gNMI Get STATE_DB buffer tables: %s (pool sizes of the dynamic "
+                        "buffer model unknown)", e)
+        return BufferRuntime(model, sizes, frozenset(names))
 
     def _subscribe_request(self, pool_oid: str | None) -> Any:
         iv = int(self.cfg.sample_interval * 1e9)
