@@ -94,8 +94,9 @@ run-sonic: setup
 	$(VENV)/bin/alphad run -c configs/sonic/alphad-local.yaml
 
 lint-docker: venv
-	$(VENV)/bin/hadolint Dockerfile
+	$(VENV)/bin/hadolint Dockerfile container/compose/*.Dockerfile
 	docker-compose -f docker-compose.yml config -q
+	docker-compose -f docker-compose.yml -f docker-compose.local.yml config -q
 
 bench-sonic: setup
 	$(PY) -m bench.sonic $(BENCH_SONIC_ARGS)
@@ -115,7 +116,7 @@ test-container: venv
 
 # image size and the container's time to its first control cycle
 bench-container: venv image
-	$(PY) -m bench.container.run $(BENCH_CONTAINER_ARGS)
+	$(PY) -m bench.container $(BENCH_CONTAINER_ARGS)
 
 clean:
 	rm -rf $(BUILD)
