@@ -190,3 +190,29 @@ def test_classification() -> None:
                     "BUFFER_QUEUE|E0|1": {"profile": "egress_lossy_profile"}}
     r = classify(entries, reload_split, {"p"}, {"egress_lossy_profile"})
     assert "BUFFER_QUEUE|E0|1" in r.stale  # covered by the reloaded entry: not alphad's
+
+
+def test_gnmi_alphad_restore_exits_0_when_discovery_fails(switch: Switch, server,  # type: ignore[no-untyped-def]
+                                                          tmp_path: Path) -> None:
+    """The same rule for the gnmi backend: nothing to restore, no queue name map."""
+    from alphad_vswitch_gnmi.auth import Credentials
+    from alphad_vswitch_gnmi.server import GnmiServer, ServerOptions
+
+    from alphad.sonic import db as sdb
+
+    switch.counters_db.delete("COUNTERS_QUEUE_NAME_MAP")
+    layout = sdb.DEFAULT_LAYOUT.with_address(sdb.parse_address(server.address))
+    srv = GnmiServer(layout, ServerOptions(min_sample_interval=0.1, state_dir=tmp_path),
+                     Credentials(None), None).start()
+    try:
+        yml = tmp_path / "gnmi.yaml"
+        yml.write_text("priorities:\n  - {name: a, queues: [0]}\n"
+                       f"backend: {{type: gnmi, address: '127.0.0.1:{srv.port}', insecure: true,"
+                       f" journal: '{tmp_path}/gj.json', timeout: 3s}}\n"
+                       "metrics: {enabled: false}\n")
+        r = subprocess.run([sys.executable, "-m", "alphad.cli", "restore", "-c", str(yml)],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+        assert "COUNTERS_QUEUE_NAME_MAP" in r.stdout
+    finally:
+        srv.stop(0.2)

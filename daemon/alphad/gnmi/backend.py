@@ -73,9 +73,14 @@ class GnmiBackend:
                 n = self._restore_journal()
                 log.warning("restored %d entries left by a previous run (journal %s)", n,
                             cfg.journal)
-            self.disc = self._discover()
-        except (GnmiCallError, JournalError, DiscoveryError) as e:
+        except (GnmiCallError, JournalError) as e:
             raise FatalBackendError(str(e), backend=self.name, op="open") from None
+        try:
+            self.disc = self._discover()
+        except (GnmiCallError, DiscoveryError) as e:
+            err = FatalBackendError(str(e), backend=self.name, op="open")
+            err.restored = True  # type: ignore[attr-defined]  # read by `alphad restore`
+            raise err from None
         d = self.disc
         self.topo: Topology = d.topology()
         self.original_k = np.array([q.dynamic_th for q in d.queues], dtype=np.int8)
