@@ -12,6 +12,7 @@
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-static-routing-helper.h"
+#include "ns3/log.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/pointer.h"
 #include "ns3/traffic-control-helper.h"
@@ -21,6 +22,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("LeafSpineHelper");
 
 LeafSpineHelper::LeafSpineHelper(uint32_t leaves, uint32_t spines, uint32_t servers)
     : m_leaves(leaves)
@@ -36,6 +39,7 @@ LeafSpineHelper::LeafSpineHelper(uint32_t leaves, uint32_t spines, uint32_t serv
 void
 LeafSpineHelper::SetLink(DataRate rate, Time delay)
 {
+    NS_LOG_FUNCTION(this << rate << delay);
     m_rate = rate;
     m_delay = delay;
 }
@@ -43,6 +47,7 @@ LeafSpineHelper::SetLink(DataRate rate, Time delay)
 void
 LeafSpineHelper::Create()
 {
+    NS_LOG_FUNCTION(this);
     m_spineNodes.Create(m_spines);
     m_leafNodes.Create(m_leaves);
     m_hostNodes.Create(m_leaves * m_servers);
@@ -117,6 +122,7 @@ LeafSpineHelper::Create()
 void
 LeafSpineHelper::Route()
 {
+    NS_LOG_FUNCTION(this);
     // leaves: their servers directly, the others over every spine; spines: every server
     for (uint32_t l = 0; l < m_leaves; ++l)
     {
@@ -155,6 +161,7 @@ LeafSpineHelper::Route()
 void
 LeafSpineHelper::InstallSwitches(const SharedBufferHelper& sbh, double bytesPerPortPerGbps)
 {
+    NS_LOG_FUNCTION(this << bytesPerPortPerGbps);
     const double rateGbps = m_rate.GetBitRate() / 1e9;
     for (LeafSpineSwitch* sw : GetSwitches())
     {
@@ -166,6 +173,7 @@ LeafSpineHelper::InstallSwitches(const SharedBufferHelper& sbh, double bytesPerP
 void
 LeafSpineHelper::InstallTraffic(Ptr<TrafficManager> traffic, uint64_t unschedBytes)
 {
+    NS_LOG_FUNCTION(this << traffic << unschedBytes);
     TrafficControlHelper hostTc;
     hostTc.SetRootQueueDisc("ns3::HostMarkerQueueDisc", "Traffic", PointerValue(traffic),
                             "UnschedBytes", UintegerValue(unschedBytes));

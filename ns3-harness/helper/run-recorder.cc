@@ -5,12 +5,15 @@
 #include "run-recorder.h"
 
 #include "ns3/callback.h"
+#include "ns3/log.h"
 #include "ns3/simulator.h"
 
 #include <iomanip>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("RunRecorder");
 
 RunRecorder::RunRecorder(const std::string& out, std::chrono::steady_clock::time_point wallStart)
     : m_out(out), m_wallStart(wallStart), m_traceLeft(0), m_traceFromNs(0)
@@ -20,6 +23,7 @@ RunRecorder::RunRecorder(const std::string& out, std::chrono::steady_clock::time
 void
 RunRecorder::SampleBuffers(const std::vector<LeafSpineSwitch*>& leaves, Time start, Time period)
 {
+    NS_LOG_FUNCTION(this << start << period);
     m_leaves = leaves;
     m_bufferPeriod = period;
     Simulator::Schedule(start, &RunRecorder::SampleBuffersNow, this);
@@ -39,6 +43,7 @@ RunRecorder::SampleBuffersNow()
 void
 RunRecorder::SampleQueues(const LeafSpineSwitch& sw, Time start, Time period)
 {
+    NS_LOG_FUNCTION(this << sw.name << start << period);
     m_queueBuffer = sw.buffer;
     m_queuePeriod = period;
     m_queuesCsv.open(m_out + "/queues.csv");
@@ -66,6 +71,7 @@ void
 RunRecorder::TracePackets(const LeafSpineSwitch& sw, const PacketTraceHeader& h, uint32_t count,
                           Time from)
 {
+    NS_LOG_FUNCTION(this << sw.name << count << from);
     m_packetsCsv.open(m_out + "/packets.csv");
     m_packetsCsv << std::setprecision(17);
     m_packetsCsv << "# scheme=" << h.scheme << "\n# switch=" << sw.name << "\n# alphas=" << h.alphas
@@ -120,6 +126,7 @@ RunRecorder::UplinkBytes(uint32_t l) const
 void
 RunRecorder::MeasureUplinks(const std::vector<LeafSpineSwitch*>& leaves, Time start, Time end)
 {
+    NS_LOG_FUNCTION(this << start << end);
     m_uplinkLeaves = leaves;
     m_upStart.assign(leaves.size(), 0);
     m_upEnd.assign(leaves.size(), 0);
@@ -142,6 +149,7 @@ RunRecorder::Write(Ptr<TrafficManager> traffic, const std::string& paramsJson,
                    const RunFacts& facts, const std::vector<LeafSpineSwitch*>& switches,
                    double uplinkBps, double startS)
 {
+    NS_LOG_FUNCTION(this);
     {
         std::ofstream f(m_out + "/flows.csv");
         traffic->WriteFlows(f);

@@ -4,6 +4,8 @@
 
 #include "workload.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -12,6 +14,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("Workload");
 
 bool
 FlowSizeCdf::Load(const std::string& path, std::string* error)
@@ -241,6 +245,7 @@ double
 WorkloadGenerator::Generate(const std::vector<Phase>& plan, double startS, double genS,
                             Ptr<TrafficManager> traffic)
 {
+    NS_LOG_FUNCTION(this << startS << genS);
     // cycle the phases over [start, start + gen): contiguous windows (t0, phase)
     const double genEnd = startS + genS;
     std::vector<std::pair<double, const Phase*>> windows;
