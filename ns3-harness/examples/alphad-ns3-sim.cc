@@ -169,6 +169,7 @@ struct Checked
     std::vector<uint32_t> queryHosts; //!< servers that issue queries
     int32_t shortClass{-1};           //!< --sizeClasses S
     int32_t longClass{-1};            //!< --sizeClasses L
+    std::string groups;               //!< --groups as a plain list
 };
 
 /// Check every option, in a fixed order; the first bad one ends the program naming it.
@@ -217,8 +218,15 @@ Check(const Options& o, Checked& c)
     }
     need(n == 1 || n == o.queues, "alphas",
          std::to_string(n) + " values for " + std::to_string(o.queues) + " classes");
-    need(o.groups.empty() || ParseClasses(o.groups, "groups", o.queues).size() == o.queues,
-         "groups", "needs one group per class");
+    if (!o.groups.empty())
+    {
+        std::vector<uint32_t> g = ParseClasses(o.groups, "groups", o.queues);
+        need(g.size() == o.queues, "groups", "needs one group per class");
+        for (uint32_t x : g) // ranges written out: the scheme reads a plain list
+        {
+            c.groups += (c.groups.empty() ? "" : ",") + std::to_string(x);
+        }
+    }
     need(o.proteanShort < int32_t(o.queues) && o.proteanLong < int32_t(o.queues), "proteanShort",
          "Protean classes must be < --queues");
     DataRateValue rate;
@@ -394,7 +402,7 @@ main(int argc, char* argv[])
     sbh.SetScheme(c.scheme.GetName());
     sbh.SetSchemeAttributeFailSafe("AlphaUnsched", DoubleValue(o.alphaUnsched));
     sbh.SetSchemeAttributeFailSafe("UpdateInterval", TimeValue(baseRtt * o.updateRtts));
-    sbh.SetSchemeAttributeFailSafe("Groups", StringValue(o.groups));
+    sbh.SetSchemeAttributeFailSafe("Groups", StringValue(c.groups));
     sbh.SetSchemeAttributeFailSafe("ShortPriority", IntegerValue(o.proteanShort));
     sbh.SetSchemeAttributeFailSafe("LongPriority", IntegerValue(o.proteanLong));
     sbh.SetBufferAttribute("QueuesPerPort", UintegerValue(o.queues));
