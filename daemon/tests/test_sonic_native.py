@@ -49,6 +49,18 @@ def test_yang_model_passes_pyang() -> None:
         assert leaf in r.stdout
 
 
+def test_yang_descriptions_fit_the_cli_generator() -> None:
+    """sonic-cli-gen puts each description into a one-line Python string of the plugin it
+    generates (help="..."): a description over two lines makes a plugin that does not
+    compile."""
+    import re
+
+    text = YANG.read_text()
+    descs = re.findall(r'description\s+"([^"]*)"', text)
+    assert len(descs) >= 10
+    assert [d for d in descs if "\n" in d] == []
+
+
 def test_yang_model_validates_config_db_data_with_libyang() -> None:
     libyang = pytest.importorskip("libyang", reason="the test extra installs libyang")
     ctx = libyang.Context(str(YANG.parent))
