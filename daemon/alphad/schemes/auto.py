@@ -12,7 +12,8 @@ share of a window than a synchronised burst that overflows a threshold does. Per
    pool (free buffer F at the pool's peak, plus the queue's own peak) is admitted while
    S < alpha (F - S), so it needed ``margin`` S / (F - S) (ABM Eq. 5; FB Eq. 6-8).
 2. **Decay**: a class without a burst for ``hold`` seconds steps down one level per
-   ``hold``, unless the bursts' peaks in the last ``hold`` still needed the level.
+   ``hold``, unless the peaks of its idle queues in the last ``hold`` (lost or not)
+   still needed the level by the same rule.
 3. **Safety**: each class's loss fraction on its idle queues (short flows, bursts) and on
    its busy queues (sustained flows), averaged over ``hold``, is frozen when the first
    raise begins: what the traffic loses under DT. While any class is raised, if a class
@@ -97,6 +98,14 @@ class Auto:
             out[..., self.present] = op.reduceat(x, self.starts, axis=-1)
         return out
 
+    def _levels(self, S: np.ndarray, W: np.ndarray, free: float) -> np.ndarray:
+        """Levels that admit a burst of S beside a pool with ``free`` bytes at its peak, of
+        which the burst's queue held W (DT's admission rule, FB Eq. 6-8)."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            a = burst_alpha(S, np.minimum(free + W, self.B), self.p["margin"])
+            k = np.ceil(np.log2(a / self.low))
+        return np.clip(np.nan_to_num(k, nan=0.0), 0.0, self.max_level)
+
     def __call__(self, est: Estimates) -> np.ndarray:
         p = self.p
         if est.dt > STALE_INTERVALS * self.interval or est.reset[self.managed].any():
@@ -114,21 +123,21 @@ class Auto:
         wm = est.watermark[self.idx]
         # A burst: an idle queue that lost burst_frac of what it was offered.
         burst = idle & (drop > 0) & (drop >= p["burst_frac"] * offered)
-        S = (wm + drop) * burst
+        S = wm + drop
         d_i, o_i, d_all, o_all = self._per_class(
             np.add, np.stack((drop * idle, offered * idle, drop, offered)), 0.0)
-        S_c, W_c = self._per_class(np.maximum, np.stack((S, wm * burst)), 0.0)
+        S_c, W_c, S_idle, W_idle = self._per_class(
+            np.maximum, np.stack((S * burst, wm * burst, S * idle, wm * idle)), 0.0)
         now = np.stack((loss_fraction(d_i, o_i), loss_fraction(d_all - d_i, o_all - o_i)))
         self.loss = now if not self.seen else self.loss + w * (now - self.loss)
         self.seen = True
 
-        # What each class's biggest burst needed (DT's admission, FB Eq. 6-8), in levels.
-        with np.errstate(divide="ignore", invalid="ignore"):
-            a = burst_alpha(S_c, np.minimum(est.free + W_c, self.B), p["margin"])
-            k = np.ceil(np.log2(a / self.low))
+        # What each class's biggest burst needed (DT's admission, FB Eq. 6-8), in levels;
+        # and what the peaks of its idle queues needed, lost or not (what keeps a raise).
         bursty = S_c > 0
-        need = np.where(bursty, np.clip(k, 0.0, self.max_level), 0.0)
-        need_hold = self.need.push(t, need)
+        need = self._levels(S_c, W_c, est.free)
+        need_hold = self.need.push(t, np.where(S_idle >= MIN_BYTES,
+                                               self._levels(S_idle, W_idle, est.free), 0.0))
 
         raised = self.level > 0
         if not raised.any():
