@@ -1,7 +1,8 @@
 """Benchmark: cost of one control step and of one full cycle.
 
 compute step = estimate + scheme + quantize (Controller.step) on synthetic
-telemetry, for 128/512/2048/8192 queues; guards = the loop's fail-safe checks of a
+telemetry, for 128/512/2048/8192 queues, without drops (where `auto` stays on DT's fast
+path) and with 5% of the queues dropping every interval (its full path); guards = the loop's fail-safe checks of a
 sample and of its estimates plus the write limiter (alphad.failsafe, alphad.limits);
 full cycle = read + compute (with the guards) + write against the virtual ASIC
 through libalphad-sai (manual clock, so the model thread does not compete), with
@@ -32,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SIZES = (128, 512, 2048, 8192)
 QUEUES = 8
 PRIOS = [("bulk", [0, 1, 2, 4, 5, 6, 7], 0.5, None), ("query", [3], 0.5, None)]
+LOSSY = 0.05  # intervals in which 5% of the queues drop: auto's full path, not its fast path
 
 
 def topology(n: int) -> Topology:
@@ -45,36 +47,41 @@ def topology(n: int) -> Topology:
     )
 
 
-def samples(topo: Topology, count: int, seed: int = 1) -> list[Sample]:
+def samples(topo: Topology, count: int, seed: int = 1, lossy: float = 0.0) -> list[Sample]:
+    """Synthetic telemetry; ``lossy``: the share of queues that drop in each interval."""
     rng = np.random.default_rng(seed)
     n = topo.n
     tx = np.zeros(n, dtype=np.uint64)
+    drop = np.zeros(n, dtype=np.uint64)
     out = []
     alpha = np.full(n, 0.5)
     for i in range(count):
         tx = tx + rng.integers(0, 125_000, n).astype(np.uint64)
+        if lossy:
+            drop = drop + ((rng.random(n) < lossy) * rng.integers(0, 30_000, n)).astype(np.uint64)
         out.append(Sample(
             t=i * 1e-3,
             watermark=rng.uniform(0, 40_000, n),
             tx_bytes=tx.copy(), tx_packets=tx // 1500,
-            drop_bytes=np.zeros(n, dtype=np.uint64), drop_packets=np.zeros(n, dtype=np.uint64),
+            drop_bytes=drop.copy(), drop_packets=drop // 1500,
             alpha=alpha, pool_watermark=float(rng.uniform(0, topo.buffer_bytes)),
         ))
     return out
 
 
-def bench_compute(n: int, scheme: str, reps: int) -> dict:
+def bench_compute(n: int, scheme: str, reps: int, lossy: float = 0.0) -> dict:
     topo = topology(n)
     ctl = Controller(topo, build_classes(topo, PRIOS), scheme=scheme, quantizer=Quantizer(),
                      interval=1e-3)
-    ss = samples(topo, reps + 1)
+    ss = samples(topo, reps + 1, lossy=lossy)
     ctl.step(ss[0])
     times = []
     for s in ss[1:]:
         t0 = time.perf_counter_ns()
         ctl.step(s)
         times.append(time.perf_counter_ns() - t0)
-    return {"queues": n, "scheme": scheme, "median_us": statistics.median(times) / 1e3,
+    return {"queues": n, "scheme": scheme, "lossy": lossy,
+            "median_us": statistics.median(times) / 1e3,
             "p99_us": float(np.percentile(times, 99)) / 1e3}
 
 
@@ -153,12 +160,15 @@ def main() -> int:
     a = ap.parse_args()
     res: dict = {"python": platform.python_version(), "numpy": np.__version__,
                  "machine": platform.machine(), "compute": [], "cycle": []}
-    print(f"{'queues':>7} {'scheme':>6} {'compute median us':>18} {'p99 us':>8}")
+    print(f"{'queues':>7} {'scheme':>14} {'drops':>6} {'compute median us':>18} {'p99 us':>8}"
+          "  (drops: share of queues dropping each interval)")
     for n in SIZES:
-        for scheme in ("dt", "abm", "fb", "auto"):
-            r = bench_compute(n, scheme, a.reps if n <= 2048 else a.reps // 4)
+        for scheme, lossy in (("dt", 0.0), ("abm", 0.0), ("fb", 0.0), ("auto", 0.0),
+                              ("dt", LOSSY), ("auto", LOSSY), ("auto-reference", LOSSY)):
+            r = bench_compute(n, scheme, a.reps if n <= 2048 else a.reps // 4, lossy)
             res["compute"].append(r)
-            print(f"{n:>7} {scheme:>6} {r['median_us']:>18.1f} {r['p99_us']:>8.1f}")
+            print(f"{n:>7} {scheme:>14} {lossy:>6.0%} {r['median_us']:>18.1f}"
+                  f" {r['p99_us']:>8.1f}")
     print(f"\n{'queues':>7} {'guards median us':>17} {'p99 us':>8}  (fail-safe checks + "
           "write limiter per interval)")
     res["guards"] = []
