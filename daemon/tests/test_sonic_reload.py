@@ -216,3 +216,39 @@ def test_gnmi_alphad_restore_exits_0_when_discovery_fails(switch: Switch, server
         assert "COUNTERS_QUEUE_NAME_MAP" in r.stdout
     finally:
         srv.stop(0.2)
+
+
+def test_alphad_run_through_config_reload_then_sigterm(switch: Switch, server,  # type: ignore[no-untyped-def]
+                                                       tmp_path: Path) -> None:
+    """The daemon process: `config reload` (FLUSHDB, 2 s without configuration, reload)
+    while it writes every interval; nothing is written into the flushed CONFIG_DB, the
+    queues are managed again after the reload, and SIGTERM leaves exactly the reloaded
+    configuration."""
+    import time
+
+    from _fault_support import alphad, stop, wait_running, wait_until
+
+    before = switch.dump()
+    yml = tmp_path / "alphad.yaml"
+    yml.write_text(
+        "interval: 50ms\nscheme: dt\n"
+        "priorities:\n  - {name: bulk, queues: [0, 1, 2, 5, 6], alpha: 0.5, allow_lower: true}\n"
+        f"backend:\n  type: sonic\n  redis: '{server.address}'\n"
+        f"  database_config: {tmp_path}/absent.json\n  journal: {tmp_path}/state/j.json\n"
+        "  timeout: 0.3\n"
+        f"metrics: {{enabled: false}}\napi: {{enabled: false}}\nlock_dir: {tmp_path}/locks\n")
+    p = alphad("run", "-c", str(yml), "--no-view", "--no-summary")
+    wait_running(p)
+    wait_until(lambda: len(clones(switch)) == 160, 10, "160 clones")
+    switch.config_db.flushdb()
+    t_end = time.monotonic() + 2.0
+    while time.monotonic() < t_end:  # the flushed CONFIG_DB stays empty
+        assert switch.config_db.dbsize() == 0
+        time.sleep(0.05)
+    switch.load()
+    wait_until(lambda: len(clones(switch)) == 160, 10, "160 clones after the reload")
+    coverage(switch.config_db)  # no queue covered twice
+    rc, err, _ = stop(p)
+    assert rc == 128 + 15, err
+    assert "CONFIG_DB was reconfigured while alphad ran" in err
+    assert switch.dump() == before
