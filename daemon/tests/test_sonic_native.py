@@ -185,3 +185,30 @@ def test_enabled_false_holds_the_switch_alphas(switch: Switch, cfg: SonicConfig,
     assert switch.config_db.hget("BUFFER_PROFILE|alphad_Ethernet0_0", "dynamic_th") == "3"
     be.restore()
     be.close()
+
+
+def test_alphad_run_follows_config_db_and_publishes_its_state(switch: Switch, server,  # type: ignore[no-untyped-def]
+                                                              tmp_path: Path) -> None:
+    from _fault_support import alphad, stop, wait_running, wait_until
+
+    server.client(4).config_set("notify-keyspace-events", "AKE")  # as SONiC's redis.conf
+    yml = tmp_path / "alphad.yaml"
+    yml.write_text(
+        "interval: 100ms\nscheme: dt\npriorities:\n  - {name: bulk, queues: [0, 1, 2]}\n"
+        f"backend:\n  type: sonic\n  redis: '{server.address}'\n"
+        f"  database_config: {tmp_path}/absent.json\n  journal: {tmp_path}/state/j.json\n"
+        f"metrics: {{enabled: false}}\napi: {{enabled: false}}\nlock_dir: {tmp_path}/locks\n")
+    p = alphad("run", "-c", str(yml), "--no-view", "--no-summary")
+    wait_running(p)
+    wait_until(lambda: state(switch).get("interval") == "100", 10, "ALPHAD_STATE")
+    assert state(switch)["queues_managed"] == "96"
+    switch.config_db.hset("ALPHAD|global", mapping={"interval": "200", "scheme": "abm"})
+    wait_until(lambda: state(switch).get("interval") == "200", 10, "the new interval")
+    assert state(switch)["scheme"] == "abm"
+    switch.config_db.hset("ALPHAD|global", "interval", "0")
+    wait_until(lambda: state(switch).get("config_status", "").startswith("invalid"), 10,
+               "the refusal")
+    assert state(switch)["interval"] == "200"
+    rc, err, _ = stop(p)
+    assert rc == 128 + 15
+    assert "ALPHAD|global interval: '0' is not a number of milliseconds" in err
