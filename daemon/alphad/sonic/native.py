@@ -4,7 +4,8 @@
   ``ALPHAD_CLASS|<name>`` (``alpha``, ``allow_lower``) override the YAML
   configuration, which stays the source of defaults: a field or key removed from
   CONFIG_DB gives the YAML value back. alphad watches both tables through keyspace
-  notifications (every interval without them) and hands a change to the loop, which
+  notifications (without them it reads ALPHAD|global and the configured classes' keys
+  every interval, one round trip) and hands a change to the loop, which
   applies it at the next interval, as ``PUT /v1/config`` does. An invalid value is
   refused with one log line naming the field and ``config_status`` in STATE_DB; the
   previous configuration stays in effect.
@@ -162,12 +163,22 @@ class NativeConfig:
                 return hit
             hit = hit or m.get("type") == "pmessage"
 
-    def read(self) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
+    def read(self, full: bool = True) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
+        """ALPHAD|global and the ALPHAD_CLASS entries: all of them (a SCAN of CONFIG_DB)
+        when ``full``, else those of the configured classes (one round trip)."""
         from alphad.sonic.discover import read_table
 
-        glob = self.config_db.hgetall(f"{GLOBAL}{self.sep}global")
-        classes = read_table(self.config_db, CLASS, self.sep)
-        return glob, classes
+        glob_key = f"{GLOBAL}{self.sep}global"
+        if full:
+            return self.config_db.hgetall(glob_key), read_table(self.config_db, CLASS,
+                                                                 self.sep)
+        names = [p.name for p in self.base.priorities] if self.base is not None else []
+        pipe = self.config_db.pipeline(transaction=False)
+        pipe.hgetall(glob_key)
+        for n in names:
+            pipe.hgetall(f"{CLASS}{self.sep}{n}")
+        res = pipe.execute()
+        return res[0], {n: f for n, f in zip(names, res[1:], strict=True) if f}
 
     def poll(self, force: bool = False) -> None:
         """Called once per interval (from the backend's sample): hand a change of the
@@ -176,7 +187,9 @@ class NativeConfig:
         if d is None or base is None:
             return
         if force or self._changed():
-            glob, classes = self.read()
+            # with notifications: everything (an unknown class is refused); polling every
+            # interval: the keys of the configured classes only, one round trip
+            glob, classes = self.read(full=force or self._pubsub is not None)
             seen = (tuple(sorted(glob.items())),
                     tuple(sorted((k, tuple(sorted(v.items()))) for k, v in classes.items())))
             if seen != self._seen:
