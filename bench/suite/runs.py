@@ -147,6 +147,8 @@ def program_snapshot(cache: Path, program: Path | None = None) -> tuple[Path, st
     a rebuild while a campaign runs changes neither its runs nor their cache keys.
     Returns (the copy's launcher, its hash)."""
     prog = program or default_program()
+    binary = prog.with_name(prog.name + ".bin")  # a snapshot's own launcher names its copy
+    prog = binary if binary.is_file() else prog
     lib = prog.parent / "libalphad-ns3.so"
     if not (prog.is_file() and lib.is_file()):
         raise SystemExit(f"{prog}: the ns-3 program is not built (run `make ns3`)")
