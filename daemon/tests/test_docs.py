@@ -169,10 +169,10 @@ def test_a_key_without_a_meaning_is_refused(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_link_checker_finds_broken_links_and_anchors(tmp_path: Path) -> None:
-    (tmp_path / "b.md").write_text("# The `b` page: v2\n\n## Twice\n\n## Twice\n"
+    (tmp_path / "b.md").write_text("# The `b` page: 2.0\n\n## Twice\n\n## Twice\n"
                                    '<a id="here"></a>\n')
     a = tmp_path / "a.md"
-    a.write_text("[ok](b.md#the-b-page-v2) [ok](b.md#twice-1) [ok](b.md#here) ![two\n"
+    a.write_text("[ok](b.md#the-b-page-20) [ok](b.md#twice-1) [ok](b.md#here) ![two\n"
                  "lines](d.png)\n"
                  "[bad](c.md) [bad](b.md#nope) [ok](#top)\n# Top\n"
                  "`[code](missing.md)`\n```\n[fenced](missing.md)\n```\n"
