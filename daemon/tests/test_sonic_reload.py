@@ -134,6 +134,21 @@ def test_reload_into_a_different_configuration(switch: Switch, cfg: SonicConfig)
     be.close()
 
 
+def test_a_port_speed_changed_by_hand_is_a_reconfiguration(switch: Switch,
+                                                           cfg: SonicConfig) -> None:
+    before = switch.dump()
+    be = SonicBackend(cfg)
+    be.sample()
+    be.apply(changes(be, {("Ethernet0", 0): -1}))
+    switch.config_db.hset("PORT|Ethernet8", "speed", "40000")
+    with pytest.raises(FatalBackendError, match="reconfigured while alphad ran"):
+        be.sample()
+    be.restore()  # alphad's own changes go; the operator's speed stays
+    switch.config_db.hset("PORT|Ethernet8", "speed", "100000")
+    assert switch.dump() == before
+    be.close()
+
+
 def test_crash_then_reload_then_alphad_restore(switch: Switch, cfg: SonicConfig,
                                                tmp_path: Path) -> None:
     be = SonicBackend(cfg)

@@ -199,15 +199,20 @@ class Actuator:
     def check(self, r: redis.Redis) -> str | None:
         """None while CONFIG_DB holds the configuration alphad discovered (the pool, the
         managed queues' profiles, each BUFFER_QUEUE entry as alphad laid it out: split
-        entries absent), else the first key that differs. One round trip."""
+        entries absent, the ports' speeds), else the first key that differs. One round
+        trip."""
         exp: list[tuple[str, dict[str, str] | bool | None]] = [(self.pool_key, True)]
         exp += [(self.pkey(n), self.d.profiles[n].fields)
                 for n in sorted({q.profile for q in self.d.queues if q.managed})]
         exp += [(self.qkey(k), self._layout[k].get(k)) for k in sorted(self.d.entries)]
+        ports = sorted({q.port for q in self.d.queues})
         pipe = r.pipeline(transaction=False)
         for k, _ in exp:
             pipe.hgetall(k)
-        for (k, want), got in zip(exp, pipe.execute(), strict=True):
+        for port in ports:
+            pipe.hget(f"PORT{self.sep}{port}", "speed")
+        res = pipe.execute()
+        for (k, want), got in zip(exp, res, strict=False):
             if want is True:
                 ok = bool(got)
             elif want is None or want is False:
@@ -216,6 +221,9 @@ class Actuator:
                 ok = self._holds(k, got, want)
             if not ok:
                 return f"{k} {'is gone' if not got else 'differs'}"
+        for port, speed in zip(ports, res[len(exp):], strict=True):
+            if speed != str(self.d.ports[port]):
+                return f"PORT{self.sep}{port} speed {speed!r} (was {self.d.ports[port]})"
         return None
 
     def _holds(self, key: str, now: dict[str, str], want: dict[str, str] | None) -> bool:
