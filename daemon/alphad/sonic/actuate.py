@@ -57,6 +57,17 @@ return missing
 """
 
 
+# KEYS: PORT hashes. The speed of each, space-separated ("-" when missing): one string
+# for any number of ports.
+_SPEEDS_LUA = """
+local out = {}
+for i = 1, #KEYS do
+  out[i] = redis.call('HGET', KEYS[i], 'speed') or '-'
+end
+return table.concat(out, ' ')
+"""
+
+
 class ClonesMissing(RuntimeError):
     """Clone profiles alphad created are gone from CONFIG_DB (Redis lost them)."""
 
@@ -121,6 +132,7 @@ class Actuator:
         self._layout: dict[str, dict[str, dict[str, str]]] = {
             k: layout(e, set()) for k, e in disc.entries.items()}
         self._th_sha: str | None = None
+        self._speeds: str | None = None  # sha of _SPEEDS_LUA
 
     @property
     def pool_key(self) -> str:
@@ -206,13 +218,20 @@ class Actuator:
                 for n in sorted({q.profile for q in self.d.queues if q.managed})]
         exp += [(self.qkey(k), self._layout[k].get(k)) for k in sorted(self.d.entries)]
         ports = sorted({q.port for q in self.d.queues})
+        pkeys = [f"PORT{self.sep}{p}" for p in ports]
+        if self._speeds is None:
+            self._speeds = str(r.script_load(_SPEEDS_LUA))
         pipe = r.pipeline(transaction=False)
         for k, _ in exp:
             pipe.hgetall(k)
-        for port in ports:
-            pipe.hget(f"PORT{self.sep}{port}", "speed")
-        res = pipe.execute()
-        for (k, want), got in zip(exp, res, strict=False):
+        pipe.evalsha(self._speeds, len(pkeys), *pkeys)
+        try:
+            res = pipe.execute()
+        except redis.exceptions.NoScriptError:  # Redis restarted: load it again
+            self._speeds = None
+            return self.check(r)
+        speeds = str(res.pop()).split(" ")
+        for (k, want), got in zip(exp, res, strict=True):
             if want is True:
                 ok = bool(got)
             elif want is None or want is False:
@@ -221,7 +240,7 @@ class Actuator:
                 ok = self._holds(k, got, want)
             if not ok:
                 return f"{k} {'is gone' if not got else 'differs'}"
-        for port, speed in zip(ports, res[len(exp):], strict=True):
+        for port, speed in zip(ports, speeds, strict=True):
             if speed != str(self.d.ports[port]):
                 return f"PORT{self.sep}{port} speed {speed!r} (was {self.d.ports[port]})"
         return None
