@@ -116,17 +116,17 @@ class Switch:
         return list(self.client(4).scan_iter(match="BUFFER_PROFILE|alphad_*"))
 
 
-def container_config(path: Path, metrics_port: int, api_port: int,
-                     override: bool = True) -> Path:
+def container_config(path: Path, metrics_port: int, api_port: int) -> Path:
     """The image's own configuration (configs/sonic/alphad-sonic.yaml) with the metrics
-    and API on free loopback ports (the container shares the host's network) and, with
-    ``override``, the last class's alpha set to 0.5 below the switch's own, so that the
-    switch's configuration visibly changes from the first interval (per-queue profiles)."""
+    and API on free loopback ports (the container shares the host's network), the last
+    class's alpha set to 0.5, below the switch's own, and the static scheme dt: the
+    switch's configuration changes in the first interval (per-queue profiles) and stays
+    so, which makes what a restore must undo known."""
     cfg = yaml.safe_load((SONIC / "alphad-sonic.yaml").read_text())
     cfg["metrics"]["listen"] = f"127.0.0.1:{metrics_port}"
     cfg.setdefault("api", {})["listen"] = f"127.0.0.1:{api_port}"
-    if override:
-        cfg["priorities"][-1].update(alpha=0.5, allow_lower=True)
+    cfg["scheme"] = "dt"
+    cfg["priorities"][-1].update(alpha=0.5, allow_lower=True)
     path.write_text(yaml.safe_dump(cfg, sort_keys=False))
     return path
 
