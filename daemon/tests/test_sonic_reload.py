@@ -24,6 +24,11 @@ from alphad.loop import Daemon
 from alphad.sonic.reconcile import classify
 
 
+def eager(cfg: SonicConfig) -> SonicConfig:
+    """Check CONFIG_DB at every sample (the default: once a second)."""
+    return cfg.model_copy(update={"check_interval": 0.0})
+
+
 def clones(sw: Switch) -> list[str]:
     return sorted(sw.config_db.scan_iter(match="BUFFER_PROFILE|alphad_*"))
 
@@ -41,7 +46,7 @@ def restore_cli(cfg: SonicConfig, tmp_path: Path) -> subprocess.CompletedProcess
 def test_config_reload_while_running(switch: Switch, cfg: SonicConfig,
                                      caplog: pytest.LogCaptureFixture) -> None:
     before = switch.dump()
-    be = SonicBackend(cfg)
+    be = SonicBackend(eager(cfg))
     be.sample()
     be.apply(changes(be, {("Ethernet0", 0): -1, ("Ethernet4", 5): 2}))
     # `config reload`: FLUSHDB of CONFIG_DB ...
@@ -75,7 +80,7 @@ def test_config_reload_while_running(switch: Switch, cfg: SonicConfig,
 
 def test_empty_restart_without_reload_leaves_nothing(switch: Switch, cfg: SonicConfig,
                                                      server) -> None:  # type: ignore[no-untyped-def]
-    be = SonicBackend(cfg.model_copy(update={"timeout": 0.5}))
+    be = SonicBackend(eager(cfg).model_copy(update={"timeout": 0.5}))
     be.sample()
     be.apply(changes(be, {("Ethernet0", 0): -1, ("Ethernet124", 6): 4}))
     server.stop()
@@ -95,7 +100,7 @@ def test_empty_restart_without_reload_leaves_nothing(switch: Switch, cfg: SonicC
 
 def test_daemon_cycles_through_a_config_reload(switch: Switch, cfg: SonicConfig) -> None:
     before = switch.dump()
-    be = SonicBackend(cfg)
+    be = SonicBackend(eager(cfg))
     conf = parse_config(
         "interval: 100ms\nscheme: dt\n"
         "priorities:\n  - {name: bulk, queues: [0, 1, 2, 5, 6], alpha: 0.5, allow_lower: true}\n"
@@ -120,7 +125,7 @@ def test_daemon_cycles_through_a_config_reload(switch: Switch, cfg: SonicConfig)
 
 
 def test_reload_into_a_different_configuration(switch: Switch, cfg: SonicConfig) -> None:
-    be = SonicBackend(cfg)
+    be = SonicBackend(eager(cfg))
     be.sample()
     be.apply(changes(be, {("Ethernet0", 0): -1}))
     switch.config_db.flushdb()
@@ -137,7 +142,7 @@ def test_reload_into_a_different_configuration(switch: Switch, cfg: SonicConfig)
 def test_a_port_speed_changed_by_hand_is_a_reconfiguration(switch: Switch,
                                                            cfg: SonicConfig) -> None:
     before = switch.dump()
-    be = SonicBackend(cfg)
+    be = SonicBackend(eager(cfg))
     be.sample()
     be.apply(changes(be, {("Ethernet0", 0): -1}))
     switch.config_db.hset("PORT|Ethernet8", "speed", "40000")
@@ -151,7 +156,7 @@ def test_a_port_speed_changed_by_hand_is_a_reconfiguration(switch: Switch,
 
 def test_crash_then_reload_then_alphad_restore(switch: Switch, cfg: SonicConfig,
                                                tmp_path: Path) -> None:
-    be = SonicBackend(cfg)
+    be = SonicBackend(eager(cfg))
     be.sample()
     be.apply(changes(be, {("Ethernet0", 0): -1, ("Ethernet4", 2): 1}))
     be.close()  # SIGKILL: the journal stays
@@ -170,7 +175,7 @@ def test_crash_then_reload_then_alphad_restore(switch: Switch, cfg: SonicConfig,
 def test_alphad_restore_exits_0_when_discovery_fails_afterwards(switch: Switch, cfg: SonicConfig,
                                                                 tmp_path: Path) -> None:
     before = switch.dump()
-    be = SonicBackend(cfg)
+    be = SonicBackend(eager(cfg))
     be.apply(changes(be, {("Ethernet0", 0): -1}))
     be.close()  # SIGKILL
     switch.counters_db.delete("COUNTERS_QUEUE_NAME_MAP")

@@ -21,7 +21,7 @@ from typing import Annotated, Any, Literal
 
 import numpy as np
 import redis
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
 from alphad.backends.base import (
     ConfigPath,
@@ -30,7 +30,7 @@ from alphad.backends.base import (
     check_pow2,
     host_key,
 )
-from alphad.config import Duration
+from alphad.config import Duration, parse_duration
 from alphad.model import Changes, Sample, Topology
 from alphad.sonic import db as sdb
 from alphad.sonic.actuate import (
@@ -73,6 +73,11 @@ class SonicConfig(BaseModel):
     manage_flex_counters: bool = True  # set (and restore) the flex counter poll intervals
     pool: Annotated[str | None, Field(min_length=1)] = None  # default: the busiest lossy pool
     pool_watermark: bool = True  # read BUFFER_POOL_WATERMARK (pool peak) too
+    check_interval: Annotated[float, BeforeValidator(
+        lambda v: 0.0 if v in (0, "0") else parse_duration(v)), Field(ge=0, le=3600, description=(
+            "how often a sample checks that CONFIG_DB still holds the discovered buffer "
+            "configuration (config reload, edits); 0: every sample. Writes are checked "
+            "every time"))] = 1.0
     journal: ConfigPath = Path("/var/lib/alphad/sonic-journal.json")
     timeout: Duration = 1.0  # Redis socket timeout
     reader: Literal["lua", "pipeline"] = "lua"
@@ -131,6 +136,7 @@ class SonicBackend:
         self._down = False
         self._flex_done = not cfg.manage_flex_counters
         self._flex_ms: int | None = None  # the poll interval this process last wrote
+        self._checked = -math.inf  # time.monotonic() of the last CONFIG_DB check
         self._warned: set[str] = set()
         self.poll_ms = poll_interval_ms(cfg.poll_interval)
         if self.poll_ms != round(cfg.poll_interval * 1000):
@@ -308,7 +314,11 @@ class SonicBackend:
     def sample(self) -> Sample:
         self._ensure("sample")
         with self._guard("sample"):
-            diff = self.act.check(self.config_db)
+            now = time.monotonic()
+            diff = None
+            if now - self._checked >= self.cfg.check_interval:
+                self._checked = now
+                diff = self.act.check(self.config_db)
             if diff:  # config reload, an operator's edit: nothing written until checked
                 log.warning("CONFIG_DB diff under alphad (%s); checking the journal and "
                             "rediscovering", diff)
