@@ -1,7 +1,8 @@
 /**
  * @file internal.h
  * @brief libalphad-sai's private handle and helpers shared by its sources
- *        (alphad_sai.c: open, discovery, alpha, restore; stats.c: counters).
+ *        (alphad_sai.c: open, discovery, errors; alpha.c: alpha and restore;
+ *        stats.c: counters).
  */
 #ifndef ALPHAD_SHIM_INTERNAL_H
 #define ALPHAD_SHIM_INTERNAL_H
@@ -78,5 +79,12 @@ alphad_status_t sai_fail(alphad_sai_t *h, alphad_status_t code, sai_status_t st,
                          const char *objfmt, ...) __attribute__((format(printf, 5, 6)));
 /* Which counters the libsai supports: sai_query_stats_capability, else one read of each. */
 void probe_stats(alphad_sai_t *h);
+/* "SAI_STATUS_X (n)" into buf */
+const char *sai_status_name(sai_status_t st, char *buf, size_t len);
+/* One attribute of one object; ALPHAD_E_SAI naming call, attribute and object on failure. */
+alphad_status_t get_attr(alphad_sai_t *h, sai_status_t (*fn)(sai_object_id_t, uint32_t, sai_attribute_t *),
+                         const char *call, const char *what, sai_object_id_t oid, sai_attribute_t *a);
+/* The queue now uses profile @p oid (moved by someone else since open): its new original. */
+alphad_status_t adopt_profile(alphad_sai_t *h, struct queue *q, sai_object_id_t oid);
 
 #endif /* ALPHAD_SHIM_INTERNAL_H */
