@@ -33,7 +33,6 @@ from typing import Any
 import numpy as np
 
 from alphad.estimate import Estimates
-from alphad.schemes._admission import burst_alpha
 from alphad.schemes._base import SchemeContext, numeric_params, register
 from alphad.schemes._window import SlidingMax
 
@@ -48,6 +47,7 @@ DEFAULTS: dict[str, float] = {
 }
 MIN_BYTES = 15_000.0  # bytes (10 MTU) offered below which a loss fraction is unknown
 STALE_INTERVALS = 3.0  # a longer gap between samples is stale telemetry
+TINY = 1e-9  # keeps divisions and logarithms finite
 
 
 def loss_fraction(drop: np.ndarray, offered: np.ndarray) -> np.ndarray:
@@ -100,11 +100,15 @@ class Auto:
 
     def _levels(self, S: np.ndarray, W: np.ndarray, free: float) -> np.ndarray:
         """Levels that admit a burst of S beside a pool with ``free`` bytes at its peak, of
-        which the burst's queue held W (DT's admission rule, FB Eq. 6-8)."""
-        with np.errstate(divide="ignore", invalid="ignore"):
-            a = burst_alpha(S, np.minimum(free + W, self.B), self.p["margin"])
-            k = np.ceil(np.log2(a / self.low))
-        return np.clip(np.nan_to_num(k, nan=0.0), 0.0, self.max_level)
+        which the burst's queue held W: S_m / (F + W - S_m) with S_m = margin S (DT's
+        admission rule, FB Eq. 6-8), rounded up to a power of two of the class's alpha;
+        the cap where no alpha admits it."""
+        Sm = S * self.p["margin"]
+        room = np.minimum(free + W, self.B) - Sm
+        a = Sm / np.maximum(room, TINY)
+        k = np.ceil(np.log2(np.maximum(a, TINY) / self.low))
+        k = np.where(room > 0, k, self.max_level)
+        return np.minimum(np.maximum(k, 0.0), self.max_level)
 
     def __call__(self, est: Estimates) -> np.ndarray:
         p = self.p
@@ -135,9 +139,8 @@ class Auto:
         # What each class's biggest burst needed (DT's admission, FB Eq. 6-8), in levels;
         # and what the peaks of its idle queues needed, lost or not (what keeps a raise).
         bursty = S_c > 0
-        need = self._levels(S_c, W_c, est.free)
-        need_hold = self.need.push(t, np.where(S_idle >= MIN_BYTES,
-                                               self._levels(S_idle, W_idle, est.free), 0.0))
+        need, keep = self._levels(np.stack((S_c, S_idle)), np.stack((W_c, W_idle)), est.free)
+        need_hold = self.need.push(t, np.where(S_idle >= MIN_BYTES, keep, 0.0))
 
         raised = self.level > 0
         if not raised.any():
