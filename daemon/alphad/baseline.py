@@ -84,8 +84,25 @@ def _own_text(own: dict[float, int]) -> str:
 
 def check_overrides(cfg: Config, topo: Topology, own: np.ndarray | None) -> list[str]:
     """One ``priorities[i].alpha: ...`` error per class whose override lowers a queue's
-    threshold below the switch's own without ``allow_lower``."""
+    threshold below the switch's own without ``allow_lower``, and one
+    ``quantize.kmax: ...`` error per class kept on the switch's alphas that the hardware
+    range would clamp below them."""
     errors = []
+    hi = 2.0 ** cfg.quantize.kmax
+    if own is not None:
+        for i, p in enumerate(cfg.priorities):
+            if p.alpha is not None or p.allow_lower:
+                continue
+            q = _class_queues(cfg, topo, i)
+            over = q[own[q] > hi]
+            if over.size:
+                port, idx = topo.key(int(over[0]))
+                top = int(np.rint(np.log2(own[over].max())))
+                errors.append(
+                    f"quantize.kmax: {cfg.quantize.kmax} is below the switch's own dynamic_th "
+                    f"{top} on {over.size} of the {q.size} queues of {p.name!r} (first "
+                    f"{port}:{idx}): it would lower their thresholds; raise quantize.kmax to "
+                    f"{top}, or set priorities[{i}].allow_lower: true to do so")
     for c in plan(cfg, topo, own):
         if c.lowered and not cfg.priorities[c.index].allow_lower:
             errors.append(

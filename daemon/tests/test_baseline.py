@@ -172,3 +172,21 @@ def test_same_rule_on_the_virtual_asic() -> None:
         assert np.all(d.controller.classes.alpha_q() == 0.5)
     finally:
         be.close()
+
+
+def test_a_hardware_range_below_the_switch_alphas_is_refused(switch: Switch,
+                                                            cfg: SonicConfig) -> None:
+    """quantize.kmax 2 would clamp the switch's dynamic_th 3 to 2: lowering too."""
+    be = SonicBackend(cfg)
+    base = conf(cfg, NO_ALPHA).replace("interval: 100ms", "interval: 100ms\n"
+                                       "quantize: {kmin: -6, kmax: 2}")
+    with pytest.raises(ValueError) as e:
+        Daemon(parse_config(base), be)
+    assert str(e.value).startswith("quantize.kmax: 2 is below the switch's own dynamic_th 3 "
+                                   "on 96 of the 96 queues of 'bulk' (first Ethernet0:0)")
+    assert "raise quantize.kmax to 3" in str(e.value)
+    ok = base.replace("{name: bulk, queues: [0, 1, 2]}",
+                      "{name: bulk, queues: [0, 1, 2], allow_lower: true}").replace(
+        "{name: query, queues: [5, 6]}", "{name: query, queues: [5, 6], allow_lower: true}")
+    Daemon(parse_config(ok), be)
+    be.close()

@@ -86,7 +86,8 @@ def sonic(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Sonic
     c2.hset("COUNTERS_QUEUE_NAME_MAP", mapping={
         f"{p}:{q}": f"oid:0x15{i:06x}{q:08x}" for i, p in enumerate(ports) for q in range(8)})
     text = (f"interval: 20ms\nscheme: abm\n"
-            "priorities:\n  - {name: bulk, queues: [0, 1, 2, 5, 6], alpha: 0.5}\n"
+            "priorities:\n  - {name: bulk, queues: [0, 1, 2, 5, 6], alpha: 0.5, "
+            "allow_lower: true}\n"
             "quantize: {kmin: -6, kmax: 2}\n"
             f"backend:\n  type: sonic\n  redis: '{srv.address}'\n"
             f"  database_config: {tmp}/absent.json\n  journal: {tmp}/journal.json\n"
