@@ -215,8 +215,8 @@ def _plot(res: dict[str, Any], half: str, configs: Sequence[str], path: Path) ->
             r = sorted((p.cand / p.dt) if p.dt > 0 else 1.0 for p in pairs if p.metric == key)
             if not r:
                 continue
-            y = [(i + 1) / len(r) for i in range(len(r))]
-            ax.step(r, y, where="post", label=cfg)
+            y = [0.0] + [(i + 1) / len(r) for i in range(len(r))]
+            ax.step([r[0], *r], y, where="post", label=cfg)
             drawn = True
         ax.axvline(1.0, color="grey", lw=0.8)
         ax.set_xscale("log")
