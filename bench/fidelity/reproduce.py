@@ -1,4 +1,4 @@
-"""The exact schemes against the seeds' headline numbers (docs/reproduction.md), scaled.
+"""The exact schemes against the seeds' headline numbers (docs/research/reproduction.md), scaled.
 
     python -m bench.fidelity.reproduce [--seeds 1,2] [--gen 0.08]
 
