@@ -4,6 +4,7 @@ hierarchy (cgroupfs, runc, chroot builds, host network; overlay storage where th
 kernel mounts it, else vfs).
 
     python3 container/engine.py build [--tag alphad:latest]   # `make image`
+    python3 container/engine.py compose-images                # docker-compose.local.yml's
     python3 container/engine.py which                         # prints the engine's command
 
 Without a pullable ``debian:12-slim`` the base image is made from Debian packages with
@@ -172,16 +173,32 @@ def build(tag: str = IMAGE, context: Path = ROOT, dockerfile: str | None = None,
     return time.monotonic() - t0
 
 
+# the compose demo's images built from Debian packages (docker-compose.local.yml)
+COMPOSE_IMAGES = {"localhost/alphad-redis:local": "redis.Dockerfile",
+                  "localhost/alphad-prometheus:local": "prometheus.Dockerfile"}
+
+
+def build_compose_images(log=sys.stderr) -> float:  # type: ignore[no-untyped-def]
+    ctx = ROOT / "container" / "compose"
+    return sum(build(tag, ctx, str(ctx / f), log) for tag, f in COMPOSE_IMAGES.items())
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     b = sub.add_parser("build", help="build the alphad image")
     b.add_argument("--tag", default=IMAGE)
+    sub.add_parser("compose-images", help="build the compose demo's redis and Prometheus "
+                   "images from Debian packages (docker-compose.local.yml)")
     sub.add_parser("which", help="print the engine command with its global options")
     a = ap.parse_args(argv)
     try:
         if a.cmd == "which":
             print(" ".join(engine()))
+            return 0
+        if a.cmd == "compose-images":
+            secs = build_compose_images()
+            print(f"image: built {', '.join(COMPOSE_IMAGES)} in {secs:.0f} s")
             return 0
         secs = build(a.tag)
     except EngineError as e:

@@ -17,11 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from container.engine import build, engine, engine_name, run_options
+from container.engine import build_compose_images, engine, engine_name, run_options
 from container.harness import ROOT, free_port, podman, wait_for
 
-LOCAL_IMAGES = {"localhost/alphad-redis:local": "redis.Dockerfile",
-                "localhost/alphad-prometheus:local": "prometheus.Dockerfile"}
 FILES = ["-f", str(ROOT / "docker-compose.yml"), "-f", str(ROOT / "docker-compose.local.yml")]
 
 
@@ -40,8 +38,7 @@ def compose_cmd(project: str) -> list[str]:
 def stack(image: str) -> Iterator[tuple[list[str], int]]:
     if engine_name() != "podman":
         pytest.skip("the compose test drives podman-compose")
-    for tag, dockerfile in LOCAL_IMAGES.items():
-        build(tag, ROOT / "container" / "compose", str(ROOT / "container" / "compose" / dockerfile))
+    build_compose_images()
     project = f"alphadtest{uuid.uuid4().hex[:6]}"
     cmd = compose_cmd(project)
     prom_port = free_port()
