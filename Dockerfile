@@ -30,8 +30,10 @@ RUN cmake -S sai-shim -B build/sai-shim -G Ninja -DCMAKE_BUILD_TYPE=Release \
 
 # -- runtime ------------------------------------------------------------------------------
 FROM debian:12-slim
+# apt-get clean: a base made with mmdebstrap keeps the downloaded packages
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 \
+ && apt-get clean \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /opt/alphad /opt/alphad
 COPY --from=build /out/lib/ /usr/lib/alphad/

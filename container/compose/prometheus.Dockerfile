@@ -4,6 +4,7 @@
 FROM debian:12-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends prometheus \
+ && apt-get clean \
  && rm -rf /var/lib/apt/lists/* \
  && mkdir -p /prometheus
 WORKDIR /prometheus

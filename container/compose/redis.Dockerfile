@@ -3,6 +3,7 @@
 FROM debian:12-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends redis-server \
+ && apt-get clean \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /data
 CMD ["redis-server"]
