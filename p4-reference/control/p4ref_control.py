@@ -130,7 +130,7 @@ class Plan:
 
 # -- parsing ---------------------------------------------------------------------------
 def _num(value: Any, where: str) -> Fraction:
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+    if isinstance(value, bool) or not isinstance(value, (int, float, str, Fraction)):
         raise ConfigError(f"{where}: expected a number, got {value!r}")
     try:
         out = Fraction(str(value))
@@ -164,8 +164,13 @@ def _alpha(value: Any, where: str) -> Fraction:
     return alpha
 
 
-def parse_priorities(doc: Any, queues_per_port: int = 32) -> list[Priority]:
-    """Validate the ``priorities`` section of an alphad configuration document."""
+def parse_priorities(doc: Any, queues_per_port: int = 32,
+                     default_alpha: Fraction | None = None) -> list[Priority]:
+    """Validate the ``priorities`` section of an alphad configuration document.
+
+    alphad keeps the switch's own alpha for a priority without ``alpha``; the P4 program has
+    no profile to keep one from, so such a priority takes ``default_alpha`` (the alpha the
+    deployment configures), and is refused when none is given."""
     doc = _mapping(doc, "configuration")
     if "priorities" not in doc:
         raise ConfigError("priorities: missing (the P4 reference needs alpha_p per priority)")
@@ -177,7 +182,7 @@ def parse_priorities(doc: Any, queues_per_port: int = 32) -> list[Priority]:
     for i, raw in enumerate(items):
         where = f"priorities[{i}]"
         item = _mapping(raw, where)
-        unknown = sorted(set(item) - {"name", "queues", "alpha", "group"})
+        unknown = sorted(set(item) - {"name", "queues", "alpha", "group", "allow_lower"})
         if unknown:
             raise ConfigError(f"{where}: unknown field(s) {', '.join(unknown)}")
         name = item.get("name")
@@ -196,9 +201,15 @@ def parse_priorities(doc: Any, queues_per_port: int = 32) -> list[Priority]:
                                   f"priority {seen_queue[q]!r}")
             seen_queue[q] = name
             qs.append(q)
-        if "alpha" not in item:
-            raise ConfigError(f"{where}.alpha: missing")
-        alpha = _alpha(item["alpha"], f"{where}.alpha")
+        if not isinstance(item.get("allow_lower", False), bool):
+            raise ConfigError(f"{where}.allow_lower: expected true or false")
+        if "alpha" in item:
+            alpha = _alpha(item["alpha"], f"{where}.alpha")
+        elif default_alpha is not None:
+            alpha = _alpha(default_alpha, f"{where}.alpha (default)")
+        else:
+            raise ConfigError(f"{where}.alpha: missing (the P4 program has no switch profile "
+                              "to keep an alpha from: give alpha or a default alpha)")
         group = item.get("group", name)
         if not isinstance(group, str) or not group:
             raise ConfigError(f"{where}.group: expected a non-empty string")
@@ -315,9 +326,10 @@ def _load_yaml(path: str) -> Any:
         raise ConfigError(f"{path}: invalid YAML: {exc}") from None
 
 
-def load_priorities(path: str, queues_per_port: int = 32) -> list[Priority]:
+def load_priorities(path: str, queues_per_port: int = 32,
+                    default_alpha: Fraction | None = None) -> list[Priority]:
     try:
-        return parse_priorities(_load_yaml(path), queues_per_port)
+        return parse_priorities(_load_yaml(path), queues_per_port, default_alpha)
     except ConfigError as exc:
         raise ConfigError(f"{path}: {exc}") from None
 

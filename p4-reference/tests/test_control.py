@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,7 @@ def _prios(**over: Any) -> list[dict[str, Any]]:
     ({"priorities": _prios(name="query")}, r"priorities\[1\].name: duplicate priority name"),
     ({"priorities": _prios(group=3)}, r"priorities\[0\].group: expected a non-empty string"),
     ({"priorities": [{"name": "x", "queues": [1]}]}, r"priorities\[0\].alpha: missing"),
+    ({"priorities": _prios(allow_lower="yes")}, r"priorities\[0\].allow_lower: expected"),
     ("just text", "configuration: expected a mapping"),
 ])
 def test_priority_errors_name_the_field(doc: Any, message: str) -> None:
@@ -145,12 +147,15 @@ def test_cli_writes_plan_and_reports_errors(tmp_path: Path, capsys: Any) -> None
 
 
 def test_repository_alphad_configs_parse() -> None:
-    """Every alphad configuration in the repository that has priorities is accepted."""
+    """Every alphad configuration in the repository that has priorities is accepted; a
+    priority that keeps the switch's alpha takes the deployment's default."""
     found = []
     for path in sorted((ROOT.parent / "configs").glob("**/*.yaml")):
         doc = yaml.safe_load(path.read_text())
         if isinstance(doc, dict) and "priorities" in doc:
             found.append(path)
-            ctl.parse_priorities(doc)
+            prios = ctl.parse_priorities(doc, default_alpha=Fraction(8))
+            for raw, p in zip(doc["priorities"], prios, strict=True):
+                assert p.alpha == (Fraction(raw["alpha"]) if "alpha" in raw else 8)
     if not found:
         pytest.skip("no alphad configuration with 'priorities' under configs/ yet")
