@@ -1,7 +1,12 @@
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
 import numpy as np
 import pytest
+from alphad_vswitch.redisproc import RedisServer
+from alphad_vswitch.switch import VSwitch
 
 from alphad.model import Sample, Topology
 
@@ -37,3 +42,22 @@ def make_sample(topo: Topology, t: float, tx: np.ndarray | None = None,
 @pytest.fixture
 def topo() -> Topology:
     return make_topology()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[RedisServer]:
+    """A real redis-server on a unix socket of its own (SONiC's DBs)."""
+    s = RedisServer(tmp_path / "redis")
+    s.start()
+    yield s
+    s.stop()
+
+
+def start_vswitch(tmp_path: Path, server: RedisServer, config_db: Path, traffic: str,
+                  **kw: object) -> VSwitch:
+    """The virtual SONiC switch on ``server`` with ``traffic``, its first step taken."""
+    scn = tmp_path / "traffic.scn"
+    scn.write_text(traffic)
+    v = VSwitch(config_db, server.address, scn, **kw)  # type: ignore[arg-type]
+    v.step(advance_ns=0, now=0.0)
+    return v

@@ -15,6 +15,7 @@ from alphad_vswitch import configdb
 from alphad_vswitch.dynamic import MGMT_POOL_BYTES, pool_sizes
 from alphad_vswitch.redisproc import RedisServer
 from alphad_vswitch.switch import VSwitch
+from conftest import start_vswitch
 
 from alphad.backends.base import FatalBackendError
 from alphad.backends.sonic import SonicBackend, SonicConfig
@@ -28,19 +29,8 @@ TRAFFIC = "greedy port=Ethernet0 queue=0,1 rate_gbps=100 stop_ms=300\n"
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[RedisServer]:
-    s = RedisServer(tmp_path / "redis")
-    s.start()
-    yield s
-    s.stop()
-
-
-@pytest.fixture
 def vs(tmp_path: Path, server: RedisServer) -> Iterator[VSwitch]:
-    traffic = tmp_path / "traffic.scn"
-    traffic.write_text(TRAFFIC)
-    v = VSwitch(DYNAMIC_JSON, server.address, traffic)
-    v.step(advance_ns=0, now=0.0)
+    v = start_vswitch(tmp_path, server, DYNAMIC_JSON, TRAFFIC)
     yield v
     v.close()
 

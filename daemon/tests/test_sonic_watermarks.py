@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 from alphad_vswitch.redisproc import RedisServer
 from alphad_vswitch.switch import VSwitch
+from conftest import start_vswitch
 
 from alphad.backends.sonic import SonicBackend, SonicConfig
 
@@ -36,19 +37,8 @@ WM_POLL = "FLEX_COUNTER_TABLE|QUEUE_WATERMARK"
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[RedisServer]:
-    s = RedisServer(tmp_path / "redis")
-    s.start()
-    yield s
-    s.stop()
-
-
-@pytest.fixture
 def vs(tmp_path: Path, server: RedisServer) -> Iterator[VSwitch]:
-    traffic = tmp_path / "traffic.scn"
-    traffic.write_text(TRAFFIC)
-    v = VSwitch(CONFIG_DB_JSON, server.address, traffic)
-    v.step(advance_ns=0, now=0.0)
+    v = start_vswitch(tmp_path, server, CONFIG_DB_JSON, TRAFFIC)
     yield v
     v.close()
 

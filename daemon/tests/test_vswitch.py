@@ -13,6 +13,7 @@ from alphad_vswitch import configdb
 from alphad_vswitch.asic import AsicError, scenario_text, switch_shape
 from alphad_vswitch.redisproc import RedisServer
 from alphad_vswitch.switch import READY_KEY, VSwitch
+from conftest import start_vswitch
 
 from alphad.backends.sonic import SonicBackend, SonicConfig
 from alphad.model import Changes
@@ -28,19 +29,8 @@ onoff port=Ethernet4 queue=5 rate_gbps=60 on_ms=2 off_ms=8
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[RedisServer]:
-    s = RedisServer(tmp_path / "redis")
-    s.start()
-    yield s
-    s.stop()
-
-
-@pytest.fixture
 def vs(tmp_path: Path, server: RedisServer) -> Iterator[VSwitch]:
-    traffic = tmp_path / "traffic.scn"
-    traffic.write_text(TRAFFIC)
-    v = VSwitch(CONFIG_DB_JSON, server.address, traffic, th_min=-8, th_max=5)
-    v.step(advance_ns=0, now=0.0)
+    v = start_vswitch(tmp_path, server, CONFIG_DB_JSON, TRAFFIC, th_min=-8, th_max=5)
     yield v
     v.close()
 
