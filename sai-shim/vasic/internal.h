@@ -80,6 +80,16 @@ void set_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 uint64_t mono_ns(void);
 int fault_take(enum fault_kind k);
 
+/* In a get_*_attribute with the model locked: the read fault a test injected, if any,
+ * returns SAI_STATUS_FAILURE with the model unlocked. */
+#define RETURN_ON_GET_ATTR_FAULT()                                                             \
+    do {                                                                                       \
+        if (fault_take(FAULT_GET_ATTR)) {                                                      \
+            unlock();                                                                          \
+            return SAI_STATUS_FAILURE;                                                         \
+        }                                                                                      \
+    } while (0)
+
 /* object ids (vasic.c): index of the object, or -1 */
 int port_of(const struct vm *m, sai_object_id_t oid);
 int queue_of(const struct vm *m, sai_object_id_t oid);

@@ -323,10 +323,7 @@ static sai_status_t vs_get_switch_attribute(sai_object_id_t switch_id, uint32_t 
         unlock();
         return SAI_STATUS_INVALID_OBJECT_ID;
     }
-    if (fault_take(FAULT_GET_ATTR)) {
-        unlock();
-        return SAI_STATUS_FAILURE;
-    }
+    RETURN_ON_GET_ATTR_FAULT();
     for (uint32_t i = 0; i < attr_count && st == SAI_STATUS_SUCCESS; i++) {
         sai_attribute_t *a = &attr_list[i];
         switch (a->id) {
