@@ -43,9 +43,9 @@ ENV PATH=/opt/alphad/bin:$PATH \
     PYTHONUNBUFFERED=1
 VOLUME ["/var/lib/alphad"]
 EXPOSE 9464
-# SONiC Application Extension manifest (sonic-application-extension HLD, "Manifest").
-LABEL com.azure.sonic.manifest='{"version": "1.0.0", "package": {"version": "0.1.0", "name": "alphad", "description": "Adaptive buffer management (ABM, FB) on Dynamic-Threshold switches: per-queue dynamic_th from telemetry", "depends": ["database", "swss"]}, "service": {"name": "alphad", "requires": ["database", "swss"], "after": ["swss", "syncd"], "before": [], "dependent-of": [], "host-service": true, "asic-service": false, "delayed": true}, "container": {"privileged": false, "volumes": ["/var/lib/alphad:/var/lib/alphad:rw"], "mounts": [{"source": "/var/run/redis", "target": "/var/run/redis", "type": "bind"}]}}' \
-      org.opencontainers.image.title="alphad" \
+# The SONiC Application Extension labels (manifest, YANG module) are added by `make image`
+# from sonic/manifest.json and sonic/yang/ (container/engine.py).
+LABEL org.opencontainers.image.title="alphad" \
       org.opencontainers.image.description="alphad control-plane daemon and virtual SONiC switch"
 STOPSIGNAL SIGTERM
 CMD ["alphad", "run", "-c", "/etc/alphad/alphad-sonic.yaml", "--no-view"]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import json
 import os
 import resource
 import shutil
@@ -127,6 +128,15 @@ def run_options() -> list[str]:
     return ["--runtime", runtime, *ulimits(), "--network", "host"]
 
 
+def sonic_labels() -> dict[str, str]:
+    """The SONiC Application Extension labels, from the files they are kept in: the
+    manifest (compact JSON) and the YANG module its CLI is generated from."""
+    manifest = json.loads((ROOT / "sonic" / "manifest.json").read_text())
+    return {"com.azure.sonic.manifest": json.dumps(manifest, separators=(",", ":")),
+            "com.azure.sonic.yang-module": (ROOT / "sonic" / "yang" / "sonic-alphad.yang")
+            .read_text()}
+
+
 def build_options() -> list[str]:
     if engine_name() == "docker":
         return ["--network", "host"]
@@ -169,6 +179,8 @@ def build(tag: str = IMAGE, context: Path = ROOT, dockerfile: str | None = None,
     cmd = [*engine(), "build", *build_options(), "-t", tag]
     if dockerfile:
         cmd += ["-f", dockerfile]
+    else:  # the alphad image: SONiC's package manager reads these
+        cmd += [a for k, v in sonic_labels().items() for a in ("--label", f"{k}={v}")]
     subprocess.run([*cmd, str(context)], check=True)
     return time.monotonic() - t0
 

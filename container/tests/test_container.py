@@ -5,6 +5,7 @@ same volume reconciles a killed one's leftovers from the journal."""
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
@@ -53,6 +54,14 @@ def test_image_check_config_and_version(image: str) -> None:
     assert ver.startswith("alphad ")
     libs = podman("run", "--rm", *_run_opts(), image, "sh", "-c", "ls $ALPHAD_SAI_LIB_DIR")
     assert "libalphad-sai.so" in libs and "libsai-vasic.so" in libs
+
+
+def test_image_carries_the_sonic_manifest_and_yang_module(image: str) -> None:
+    from container.engine import sonic_labels
+
+    labels = json.loads(podman("image", "inspect", "--format", "{{json .Labels}}", image))
+    for key, value in sonic_labels().items():
+        assert labels.get(key) == value, key
 
 
 def _run_opts() -> list[str]:

@@ -1,5 +1,6 @@
-"""The container packaging: the SONiC Application Extension manifest in the Dockerfile
-label, and the compose file's wiring of the services to SONiC's Redis socket."""
+"""The container packaging: the SONiC Application Extension manifest and YANG module that
+`make image` puts in the image's labels, and the compose file's wiring of the services to
+SONiC's Redis socket."""
 
 from __future__ import annotations
 
@@ -13,10 +14,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def manifest() -> dict:  # type: ignore[type-arg]
-    text = (ROOT / "Dockerfile").read_text()
-    m = re.search(r"com\.azure\.sonic\.manifest='([^']*)'", text)
-    assert m, "no com.azure.sonic.manifest label"
-    return json.loads(m.group(1))  # type: ignore[no-any-return]
+    """sonic/manifest.json, which `make image` writes into the image's label (the image's
+    labels are checked against it by container/tests)."""
+    assert "module sonic-alphad" in (ROOT / "sonic" / "yang" / "sonic-alphad.yang").read_text()
+    return json.loads((ROOT / "sonic" / "manifest.json").read_text())  # type: ignore[no-any-return]
 
 
 def test_manifest_names_service_dependencies_and_redis_mount() -> None:
@@ -31,6 +32,9 @@ def test_manifest_names_service_dependencies_and_redis_mount() -> None:
     assert ("/var/run/redis", "/var/run/redis") in mounts
     assert "/var/lib/alphad:/var/lib/alphad:rw" in m["container"]["volumes"]
     assert m["container"]["privileged"] is False
+    cli = m["cli"]  # `show alphad` and `config alphad` generated from the YANG module
+    assert cli["auto-generate-show"] and cli["auto-generate-config"]
+    assert cli["auto-generate-show-source-yang-modules"] == ["sonic-alphad"]
 
 
 def test_dockerfile_is_multi_stage_and_runs_the_sonic_config() -> None:
