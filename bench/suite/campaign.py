@@ -146,7 +146,7 @@ class Campaign:
             paths = self._paths(jobs)
             self._rows(jobs, paths)
             if statics:
-                picks = self._statics(part, paths, jobs, seeds)
+                picks = self._statics(part, seeds)
                 if picks:
                     self._rows(picks, self._paths(picks))
             self.save()
@@ -176,8 +176,7 @@ class Campaign:
         p = run_dir(self.cache, self.sim, cfg) / spec(sc, cfg, seed).key()
         return p if (p / "done.json").exists() else None
 
-    def _statics(self, part: Sequence[SuiteScenario], paths: dict[int, Path],
-                 jobs: Sequence[tuple[SuiteScenario, Config, int]],
+    def _statics(self, part: Sequence[SuiteScenario],
                  seeds: Sequence[int]) -> list[tuple[SuiteScenario, Config, int]]:
         """Pick each scenario's best static setting on the tuning seed; its result-seed jobs."""
         picks = []
