@@ -94,6 +94,16 @@ def test_busy_queues_do_not_count_as_bursts() -> None:
     assert out[1] == 0.5
 
 
+def test_a_queue_starved_by_a_saturated_port_is_not_a_burst() -> None:
+    sw = two_classes()
+    # port 0 sends 95% of line rate from queue 0: queue 1's loss is to bandwidth
+    starved = {"util": {0: 0.95, 1: 0.005}, "drops": {1: 50_000}, "peak": {1: 200_000}}
+    assert sw.step(**starved)[1] == 0.5
+    # the same loss beside a port with capacity to spare is a burst
+    spare = {"util": {0: 0.5, 1: 0.005}, "drops": {1: 50_000}, "peak": {1: 200_000}}
+    assert sw.step(**spare)[1] == 1.0
+
+
 def test_decay_one_level_per_hold_once_the_peaks_allow() -> None:
     sw = two_classes(hold=0.3)
     sw.step(**burst(1, size=400_000, dropped=400_000))  # to the cap, 16 = 0.5 * 2^5
@@ -131,6 +141,28 @@ def test_safety_backs_off_when_the_raise_costs_the_other_class() -> None:
               for _ in range(6)]
     assert levels[-1] == 0.5  # backed off once its average loss passed twice DT's
     assert levels[0] == 1.0  # ... not on the first lossy interval
+
+
+def test_the_loss_under_dt_is_not_taken_from_intervals_with_a_raise() -> None:
+    sw = two_classes(hold=1.0)
+    web = {0: 100_000}
+    for _ in range(20):  # under DT the web class loses 0.1%
+        sw.step(util={0: 0.5}, drops={0: 62_500}, peak=web)
+    harm = {"util": {0: 0.5, 1: 0.005}, "drops": {0: 312_500}, "peak": web}  # it loses 0.5%
+
+    def raise_then_harm(web_drop: float) -> list[float]:
+        out = [sw.step(util={0: 0.5, 1: 0.005}, drops={0: web_drop, 1: 50_000},
+                       peak={**web, 1: 200_000})[1]]
+        while out[-1] > 0.5 and len(out) < 8:  # harm until the raise is backed off
+            out.append(sw.step(**harm)[1])
+        return out
+
+    first = raise_then_harm(62_500)
+    assert first[0] == 1.0 and first[-1] == 0.5  # the harm backs the raise off
+    # a new burst right after: judged against the loss under DT, not against an average
+    # of the intervals the raise harmed, so the harm backs it off as fast (not by decay)
+    second = raise_then_harm(312_500)
+    assert second[0] == 1.0 and second[-1] == 0.5 and len(second) <= 4
 
 
 def test_the_raised_class_own_bursts_are_not_harm() -> None:

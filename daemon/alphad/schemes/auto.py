@@ -2,10 +2,11 @@
 they needed, and back off when the raise costs the other traffic.
 
 Every interval each managed queue is *idle* (it sent less than ``idle_util`` of line rate)
-or *busy*. An idle queue that dropped at least ``burst_frac`` of the bytes offered to it
-was hit by a burst: sustained flows keep their queue busy, and TCP loses a far smaller
-share of a window than a synchronised burst that overflows a threshold does. Per class
-(level k: alpha = alpha_p 2^k):
+or *busy*. An idle queue that dropped at least ``burst_frac`` of the bytes offered to it,
+on a port with at least ``idle_util`` of line rate to spare, was hit by a burst: sustained
+flows keep their queue busy, TCP loses a far smaller share of a window than a synchronised
+burst that overflows a threshold does, and a queue starved by a saturated port loses to
+bandwidth that no buffer gives it. Per class (level k: alpha = alpha_p 2^k):
 
 1. **Raise** a class with a burst to the level its biggest burst needed, at least one
    more, never above ``alpha_cap``: a burst of S = peak + drops beside the rest of the
@@ -15,8 +16,8 @@ share of a window than a synchronised burst that overflows a threshold does. Per
    ``hold``, unless the peaks of its idle queues in the last ``hold`` (lost or not)
    still needed the level by the same rule.
 3. **Safety**: each class's loss fraction on its idle queues (short flows, bursts) and on
-   its busy queues (sustained flows), averaged over ``hold``, is frozen when the first
-   raise begins: what the traffic loses under DT. While any class is raised, if a class
+   its busy queues (sustained flows) is averaged over ``hold``, and apart over the
+   intervals in which no class was raised: what the traffic loses under DT. While any class is raised, if a class
    that is not raised loses ``safety`` times that on its idle queues, or any class does on
    its busy queues (and at least ``loss_min``), every raised class steps down one level.
 4. **Fallback**: a gap of more than STALE_INTERVALS intervals between samples, or a counter
@@ -70,6 +71,8 @@ class Auto:
         # Managed queues ordered by class: per-class sums and maxima are reduceat's.
         self.idx = np.flatnonzero(self.managed)
         self.idx = self.idx[np.argsort(cl.prio[self.idx], kind="stable")]
+        self.port = ctx.topo.queue_port
+        self.n_ports = ctx.topo.n_ports
         self.cls = cl.prio[self.idx]
         present = np.unique(self.cls)
         self.starts = np.searchsorted(self.cls, present)
@@ -88,8 +91,8 @@ class Auto:
         self.last_step = np.full(self.P, -np.inf)  # last raise or decay step
         self.need = SlidingMax(self.P, self.hold)  # level the bursts' peaks needed
         self.loss = np.zeros((2, self.P))  # loss fraction on idle, busy queues (EWMA, hold)
-        self.base = np.zeros((2, self.P))  # ... as it was when the raises began
-        self.seen = False
+        self.base = np.zeros((2, self.P))  # ... averaged over the intervals run as DT
+        self.seen = self.base_seen = False
 
     def _per_class(self, op: np.ufunc, x: np.ndarray, empty: float) -> np.ndarray:
         """op reduced over each class's managed queues (``x`` [..., n] in class order)."""
@@ -125,8 +128,11 @@ class Auto:
         idle = est.rate[self.idx] < p["idle_util"]
         offered = est.tx_delta[self.idx] + drop
         wm = est.watermark[self.idx]
-        # A burst: an idle queue that lost burst_frac of what it was offered.
-        burst = idle & (drop > 0) & (drop >= p["burst_frac"] * offered)
+        # A port with spare capacity: it sent less than 1 - idle_util of line rate.
+        port_util = np.bincount(self.port, weights=est.rate, minlength=self.n_ports)
+        spare = port_util[self.port[self.idx]] < 1.0 - p["idle_util"]
+        # A burst: an idle queue on such a port that lost burst_frac of what it was offered.
+        burst = idle & spare & (drop > 0) & (drop >= p["burst_frac"] * offered)
         S = wm + drop
         d_i, o_i, d_all, o_all = self._per_class(
             np.add, np.stack((drop * idle, offered * idle, drop, offered)), 0.0)
@@ -143,8 +149,9 @@ class Auto:
         need_hold = self.need.push(t, np.where(S_idle >= MIN_BYTES, keep, 0.0))
 
         raised = self.level > 0
-        if not raised.any():
-            self.base = self.loss.copy()  # what the traffic loses under DT
+        if not raised.any():  # what the traffic loses under DT: averaged while DT runs
+            self.base = now if not self.base_seen else self.base + w * (now - self.base)
+            self.base_seen = True
         else:  # the others' loss on idle queues (short flows), anyone's on busy queues
             over = (self.loss > p["safety"] * self.base) & (self.loss >= p["loss_min"])
             if (over[0] & ~raised).any() or over[1].any():  # the raise costs: back off
