@@ -34,6 +34,7 @@ NEVER_WORSE_SHARE = 0.95  # of (scenario, metric) pairs not beyond the seed spre
 NEVER_WORSE_MAX = 0.10  # and none worse than DT by more than this
 GAIN_SHARE = 0.9  # of the reference's median reduction of queries timed out
 STATIC_SLACK = 0.10  # within this of the best static setting's query p99 and timeouts
+ABLATION_CHANGE = 0.05  # an ablation's change beyond this, on one pair, counts
 REFERENCE = "auto-reference"
 PLOTS = Path(__file__).resolve().parents[2] / "bench" / "results"
 
@@ -92,11 +93,51 @@ def compare(res: dict[str, Any], config: str, scenarios: Sequence[str], seeds: S
     return pairs
 
 
-def _configs(res: dict[str, Any]) -> list[str]:
+def _configs(res: dict[str, Any], ablations: bool = False) -> list[str]:
+    """The configs with rows: the candidates, or (``ablations``) those that set parameters."""
     names = {k.split("|", 2)[2] for k in res["rows"]}
-    names -= {"dt", *GRID}
+    names = {n for n in names - {"dt", *GRID} if ("[" in n) == ablations}
     return sorted(names, key=lambda n: (n != "abm", n.split("@")[0], parse_config(n).interval_s,
                                         n))
+
+
+def base_config(config: str) -> str:
+    """``auto[hold=1]@100ms`` -> ``auto@100ms``: what an ablation is compared with."""
+    head, _, tail = config.partition("@")
+    return head.split("[", 1)[0] + ("@" + tail if tail else "")
+
+
+def _ablations(res: dict[str, Any]) -> list[str]:
+    """Each ablation against its scheme's defaults, scenario by scenario (development half)."""
+    rows = []
+    for cfg in _configs(res, ablations=True):
+        base = base_config(cfg)
+        names = [n for n in sorted(res["scenarios"])
+                 if _seeds(res, n, cfg) and _seeds(res, n, base)]
+        if not names:
+            continue
+        seeds = sorted(set(_seeds(res, names[0], cfg)) & set(_seeds(res, names[0], base)))
+        pairs = compare(res, cfg, names, seeds, against=base)
+        if not pairs:
+            continue
+        worse = [p for p in pairs if p.change > ABLATION_CHANGE]
+        better = [p for p in pairs if p.change < -ABLATION_CHANGE]
+        timed = [p.change for p in pairs if p.metric == "query_timeouts"]
+        top = max(pairs, key=lambda p: abs(p.change))
+        rows.append([f"`{cfg}`", f"`{base}`", len(names), f"{len(better)} / {len(worse)}",
+                     _pct(statistics.median(timed)) if timed else "-",
+                     f"{_pct(top.change)} ({top.metric}, {top.scenario})"])
+    if not rows:
+        return []
+    return [
+        "## Ablations", "",
+        ("Each parameter of the default changed alone, against the defaults on the same "
+         f"scenarios and seeds: (scenario, metric) pairs better / worse by more than "
+         f"{ABLATION_CHANGE:.0%} (positive change = worse with the ablation, so the default's "
+         "value helps there)."), "",
+        *_table(["ablation", "against", "scenarios", "pairs better / worse",
+                 "queries timed out (median change)", "largest change"], rows),
+    ]
 
 
 def _seeds(res: dict[str, Any], sc: str, config: str) -> list[int]:
@@ -268,6 +309,7 @@ def write_report(results: Path, out: Path) -> None:
                   f"{STATIC_SLACK:.0%} of the best static setting's query p99 and queries "
                   "timed out with short flows no worse:"), ""]
         lines += _table(["config", "median reduction", "near the best static"], rows)
+    lines += _ablations(res)
     picks = res.get("static_best", {})
     if picks:
         lines += ["## The best static setting", "",

@@ -93,6 +93,18 @@ def test_verdicts_use_the_seed_spread() -> None:
     assert pairs["query_timeouts"].verdict == "tie"
 
 
+def test_ablations_are_compared_with_their_defaults() -> None:
+    res = {"rows": {}, "scenarios": {"s00": {"half": "dev"}}}
+    res["rows"][row_key("s00", 1, "dt")] = {"1s": _m(10, 5)}
+    res["rows"][row_key("s00", 1, "auto@100ms")] = {"1s": _m(8, 5, to=0.1)}
+    res["rows"][row_key("s00", 1, "auto[hold=0.5]@100ms")] = {"1s": _m(8, 5, to=0.2)}
+    assert report._configs(res) == ["auto@100ms"]  # ablations stay out of the verdicts
+    assert report.base_config("auto[hold=0.5,safety=4]@1s") == "auto@1s"
+    table = "\n".join(report._ablations(res))
+    # against auto@100ms, not DT: queries timed out doubled, nothing else changed
+    assert "| `auto[hold=0.5]@100ms` | `auto@100ms` | 1 | 0 / 1 | +100% |" in table
+
+
 def test_two_tiny_runs_on_a_local_dask_cluster(tmp_path: Path) -> None:
     """Through a real distributed.LocalCluster of worker processes, as ``--scheduler``: the
     suite's own pool and the harness's sweep."""
