@@ -8,6 +8,7 @@ and a rerun takes the rest from the cache.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import math
 import os
@@ -94,6 +95,7 @@ class Campaign:
         self.log = log
         self.program, self.sim = program_snapshot(cache)
         self.results = load_results(out)
+        self.fresh: dict[str, dict[str, Any]] = {"scenarios": {}, "rows": {}, "static_best": {}}
 
     def _paths(self, jobs: Sequence[tuple[SuiteScenario, Config, int]]) -> dict[int, Path]:
         """Run every job not yet cached, all in one pool; the run directory of each."""
@@ -168,8 +170,8 @@ class Campaign:
             summary = json.loads((p / "summary.json").read_text())
             row["wall_seconds"] = summary["wall_seconds"]
             row["events"] = summary.get("events", 0)
-            self.results["scenarios"][sc.name] = as_dict(sc)
-            self.results["rows"][row_key(sc.name, seed, cfg.name)] = row
+            self._put("scenarios", sc.name, as_dict(sc))
+            self._put("rows", row_key(sc.name, seed, cfg.name), row)
 
     def _dt_path(self, sc: SuiteScenario, seed: int) -> Path | None:
         cfg = parse_config("dt")
@@ -189,15 +191,27 @@ class Campaign:
             if "dt" not in tuned:
                 continue
             best = best_static(tuned)
-            self.results["static_best"][sc.name] = best
+            self._put("static_best", sc.name, best)
             self.log(f"  {sc.name}: the expert's setting is {best}")
             picks += [(sc, parse_config(best), seed) for seed in seeds]
         return picks
 
+    def _put(self, part: str, key: str, value: Any) -> None:
+        self.results[part][key] = self.fresh[part][key] = value
+
     def save(self) -> None:
-        self.results["meta"].update({"program": self.sim, "warmups_s": list(WARMUPS_S),
-                                     "updated": time.strftime("%Y-%m-%d %H:%M")})
+        """Merge this campaign's rows into the file as it is now (other campaigns may have
+        saved since this one started), under a lock."""
         self.out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.out.with_suffix(".tmp")
-        tmp.write_text(json.dumps(self.results, indent=1, sort_keys=True, default=float) + "\n")
-        tmp.replace(self.out)
+        with open(self.out.with_suffix(".lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            disk = load_results(self.out)
+            for k in ("scenarios", "rows", "static_best"):
+                disk.setdefault(k, {}).update(self.fresh[k])
+            disk.setdefault("meta", {}).update(
+                {"program": self.sim, "warmups_s": list(WARMUPS_S),
+                 "updated": time.strftime("%Y-%m-%d %H:%M")})
+            self.results = disk
+            tmp = self.out.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(disk, indent=1, sort_keys=True, default=float) + "\n")
+            tmp.replace(self.out)

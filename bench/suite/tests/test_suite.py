@@ -137,3 +137,18 @@ def test_two_tiny_runs_on_a_local_dask_cluster(tmp_path: Path) -> None:
         # the cache answers; nothing runs twice
         assert stamps == [(tmp_path / "runs" / s.key() / "done.json").stat().st_mtime_ns
                           for s in specs]
+
+
+def test_campaigns_saving_at_once_keep_each_others_rows(tmp_path: Path) -> None:
+    if not default_program().is_file():
+        pytest.fail(f"{default_program()} is missing: build it with `make ns3`")
+    out = tmp_path / "suite.json"
+    a, b = (Campaign(out, tmp_path / "cache", log=lambda _: None) for _ in range(2))
+    a._put("rows", row_key("s00", 1, "dt"), {"1s": _m(10, 5)})
+    b._put("rows", row_key("s01", 1, "dt"), {"1s": _m(20, 5)})
+    a.save()
+    b.save()  # b loaded the file before a saved: a's row stays
+    a._put("rows", row_key("s02", 1, "dt"), {"1s": _m(30, 5)})
+    a.save()  # and b's row stays too
+    rows = json.loads(out.read_text())["rows"]
+    assert sorted(rows) == [row_key(s, 1, "dt") for s in ("s00", "s01", "s02")]
