@@ -1,5 +1,6 @@
 """The strategies campaign and its studies of scenario (c), run once to decide what
-``auto`` should do; docs/fidelity.md records what each showed.
+the previous default controller (now ``auto-reference``) should do;
+docs/research/fidelity.md records what each showed.
 
 - ``run``: alphad's schemes against DT, the best static per-class DT and ABM in
   scenarios (a), (b) and (c), at the intervals real switches allow (cached runs,
