@@ -17,9 +17,10 @@ bandwidth that no buffer gives it. Per class (level k: alpha = alpha_p 2^k):
    still needed the level by the same rule.
 3. **Safety**: each class's loss fraction on its idle queues (short flows, bursts) and on
    its busy queues (sustained flows) is averaged over ``hold``, and apart over the
-   intervals in which no class was raised: what the traffic loses under DT. While any class is raised, if a class
-   that is not raised loses ``safety`` times that on its idle queues, or any class does on
-   its busy queues (and at least ``loss_min``), every raised class steps down one level.
+   intervals in which no class was raised: what the traffic loses under DT. While any
+   class is raised, if a class that is not raised loses ``safety`` times that on its idle
+   queues, or any class does on its busy queues (and at least ``loss_min``), every raised
+   class steps down one level.
 4. **Fallback**: a gap of more than STALE_INTERVALS intervals between samples, or a counter
    reset, returns every queue to alpha_p and forgets the history. Unmanaged queues are
    never touched.
@@ -38,7 +39,8 @@ from alphad.schemes._base import SchemeContext, numeric_params, register
 from alphad.schemes._window import SlidingMax
 
 DEFAULTS: dict[str, float] = {
-    "idle_util": 0.1,  # fraction of line rate: below it over the interval a queue is idle
+    "idle_util": 0.1,  # fraction of line rate: a queue sending less is idle, a port not
+    # sparing that much is saturated
     "burst_frac": 0.02,  # fraction of its bytes an idle queue drops when a burst overflows it
     "margin": 1.25,  # factor over the alpha a burst needed (FB Eq. 8 transient)
     "alpha_cap": 16.0,  # highest alpha a raise reaches
@@ -72,7 +74,10 @@ class Auto:
         self.idx = np.flatnonzero(self.managed)
         self.idx = self.idx[np.argsort(cl.prio[self.idx], kind="stable")]
         self.port = ctx.topo.queue_port
+        self.port_m = self.port[self.idx]
         self.n_ports = ctx.topo.n_ports
+        self._sums = np.empty((4, len(self.idx)))  # per-interval scratch, class order
+        self._maxs = np.empty((4, len(self.idx)))
         self.cls = cl.prio[self.idx]
         present = np.unique(self.cls)
         self.starts = np.searchsorted(self.cls, present)
@@ -95,7 +100,9 @@ class Auto:
         self.seen = self.base_seen = False
 
     def _per_class(self, op: np.ufunc, x: np.ndarray, empty: float) -> np.ndarray:
-        """op reduced over each class's managed queues (``x`` [..., n] in class order)."""
+        """op reduced over each class's managed queues (``x`` [..., m] in class order)."""
+        if x.shape[-1] and len(self.present) == self.P:
+            return op.reduceat(x, self.starts, axis=-1)
         out = np.full((*x.shape[:-1], self.P), empty)
         if x.shape[-1]:
             out[..., self.present] = op.reduceat(x, self.starts, axis=-1)
@@ -121,31 +128,41 @@ class Auto:
         self.t += est.dt
         t = self.t
         w = min(est.dt / self.hold, 1.0)
-        drop = est.drop_delta[self.idx]
+        idx = self.idx
+        drop = est.drop_delta[idx]
         if not (drop.any() or self.level.any()):  # nothing lost, nothing raised: DT
             self.loss *= 1 - w
             return self.alpha_q.copy()
-        idle = est.rate[self.idx] < p["idle_util"]
-        offered = est.tx_delta[self.idx] + drop
-        wm = est.watermark[self.idx]
+        idle = est.rate[idx] < p["idle_util"]
+        # Per queue, in class order: drops and offered bytes on idle queues, and on all.
+        A = self._sums
+        np.add(est.tx_delta[idx], drop, out=A[3])
+        np.copyto(A[2], drop)
+        np.multiply(drop, idle, out=A[0])
+        np.multiply(A[3], idle, out=A[1])
+        wm = est.watermark[idx]
         # A port with spare capacity: it sent less than 1 - idle_util of line rate.
         port_util = np.bincount(self.port, weights=est.rate, minlength=self.n_ports)
-        spare = port_util[self.port[self.idx]] < 1.0 - p["idle_util"]
+        spare = port_util[self.port_m] < 1.0 - p["idle_util"]
         # A burst: an idle queue on such a port that lost burst_frac of what it was offered.
-        burst = idle & spare & (drop > 0) & (drop >= p["burst_frac"] * offered)
-        S = wm + drop
-        d_i, o_i, d_all, o_all = self._per_class(
-            np.add, np.stack((drop * idle, offered * idle, drop, offered)), 0.0)
-        S_c, W_c, S_idle, W_idle = self._per_class(
-            np.maximum, np.stack((S * burst, wm * burst, S * idle, wm * idle)), 0.0)
-        now = np.stack((loss_fraction(d_i, o_i), loss_fraction(d_all - d_i, o_all - o_i)))
+        burst = idle & spare & (drop > 0) & (drop >= p["burst_frac"] * A[3])
+        # Peaks S = wm + drops, and wm alone, of the bursts and of the idle queues.
+        M = self._maxs
+        np.add(wm, drop, out=M[2])
+        np.multiply(M[2], burst, out=M[0])
+        np.multiply(wm, burst, out=M[1])
+        np.multiply(M[2], idle, out=M[2])
+        np.multiply(wm, idle, out=M[3])
+        d_i, o_i, d_all, o_all = self._per_class(np.add, A, 0.0)
+        S_c, W_c, S_idle, W_idle = self._per_class(np.maximum, M, 0.0)
+        now = loss_fraction(np.array((d_i, d_all - d_i)), np.array((o_i, o_all - o_i)))
         self.loss = now if not self.seen else self.loss + w * (now - self.loss)
         self.seen = True
 
         # What each class's biggest burst needed (DT's admission, FB Eq. 6-8), in levels;
         # and what the peaks of its idle queues needed, lost or not (what keeps a raise).
         bursty = S_c > 0
-        need, keep = self._levels(np.stack((S_c, S_idle)), np.stack((W_c, W_idle)), est.free)
+        need, keep = self._levels(np.array((S_c, S_idle)), np.array((W_c, W_idle)), est.free)
         need_hold = self.need.push(t, np.where(S_idle >= MIN_BYTES, keep, 0.0))
 
         raised = self.level > 0
