@@ -264,8 +264,8 @@ def main() -> int:
     t0 = time.time()
     wanted = a.only.split(",")
     if "b" in wanted:
-        # query class 1..16 (auto's cap) x web-search classes 1/8..1 (until v14's campaign
-        # 1..8 x 1/8..1/2: grid_b.py found settings outside it that meet every (b) target)
+        # query class 1..16 (the controller's cap) x web-search classes 1/8..1 (grid_b.py
+        # finds settings meeting every (b) target outside 1..8 x 1/8..1/2)
         grid = [(q, w, w) for q, w in itertools.product(pow2([0, 1, 2, 3, 4]),
                                                         pow2([-3, -2, -1, 0]))]
         results["b"] = results.get("b", {}) | evaluate(
