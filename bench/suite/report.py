@@ -108,7 +108,7 @@ def base_config(config: str) -> str:
 
 
 def _ablations(res: dict[str, Any]) -> list[str]:
-    """Each ablation against its scheme's defaults, scenario by scenario (development half)."""
+    """Each ablation against its scheme's defaults, on the scenarios and seeds both ran."""
     rows = []
     for cfg in _configs(res, ablations=True):
         base = base_config(cfg)
