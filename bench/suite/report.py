@@ -68,18 +68,20 @@ def _vals(res: dict[str, Any], sc: str, config: str, seeds: Sequence[int], metri
     return out
 
 
-def compare(res: dict[str, Any], config: str, scenarios: Sequence[str], seeds: Sequence[int],
-            against: str = "dt") -> list[Pair]:
-    """Every (scenario, metric) pair of ``config`` against ``against`` (DT by default)."""
+def compare(res: dict[str, Any], config: str, scenarios: Sequence[str],
+            seeds: Sequence[int] | None = None, against: str = "dt") -> list[Pair]:
+    """Every (scenario, metric) pair of ``config`` against ``against`` (DT by default), on
+    ``seeds`` or, by default, on the seeds both ran in each scenario."""
     win = window(config)
     pairs = []
     for sc in scenarios:
         ref_cfg = res.get("static_best", {}).get(sc) if against == "static" else against
         if ref_cfg is None:
             continue
+        both = seeds if seeds is not None else _common_seeds(res, sc, config, ref_cfg)
         for key, _, higher in METRICS:
-            c = _vals(res, sc, config, seeds, key, win)
-            d = _vals(res, sc, ref_cfg, seeds, key, win)
+            c = _vals(res, sc, config, both, key, win)
+            d = _vals(res, sc, ref_cfg, both, key, win)
             if key == "long_tput_vs_dt" and against == "dt":
                 d = [1.0] * len(c)
             if not c or len(c) != len(d) or any(math.isnan(x) for x in c + d):
@@ -116,8 +118,7 @@ def _ablations(res: dict[str, Any]) -> list[str]:
                  if _seeds(res, n, cfg) and _seeds(res, n, base)]
         if not names:
             continue
-        seeds = sorted(set(_seeds(res, names[0], cfg)) & set(_seeds(res, names[0], base)))
-        pairs = compare(res, cfg, names, seeds, against=base)
+        pairs = compare(res, cfg, names, against=base)
         if not pairs:
             continue
         worse = [p for p in pairs if p.change > ABLATION_CHANGE]
@@ -138,6 +139,19 @@ def _ablations(res: dict[str, Any]) -> list[str]:
         *_table(["ablation", "against", "scenarios", "pairs better / worse",
                  "queries timed out (median change)", "largest change"], rows),
     ]
+
+
+def _common_seeds(res: dict[str, Any], sc: str, a: str, b: str) -> list[int]:
+    return sorted(set(_seeds(res, sc, a)) & set(_seeds(res, sc, b)))
+
+
+def _seed_list(res: dict[str, Any], names: Sequence[str], config: str) -> str:
+    """The seeds a config ran, with how many scenarios ran each when that differs."""
+    count: dict[int, int] = {}
+    for n in names:
+        for s in _seeds(res, n, config):
+            count[s] = count.get(s, 0) + 1
+    return ",".join(f"{s}" if c == len(names) else f"{s} ({c})" for s, c in sorted(count.items()))
 
 
 def _seeds(res: dict[str, Any], sc: str, config: str) -> list[int]:
@@ -167,8 +181,8 @@ def _summary(res: dict[str, Any], half: str, configs: Sequence[str]) -> tuple[li
         names = [n for n in sorted(scen) if _seeds(res, n, cfg)]
         if not names:
             continue
-        seeds = _seeds(res, names[0], cfg)
-        pairs = compare(res, cfg, names, seeds)
+        seeds = _seed_list(res, names, cfg)
+        pairs = compare(res, cfg, names)
         if not pairs:
             continue
         cells = []
@@ -186,7 +200,7 @@ def _summary(res: dict[str, Any], half: str, configs: Sequence[str]) -> tuple[li
         verdicts[cfg] = {"pairs": len(pairs), "not_worse_share": share_ok,
                          "worst_loss": worst, "never_worse": never_worse,
                          "scenarios": len(names), "seeds": seeds}
-        rows.append([f"`{cfg}`", len(names), ",".join(map(str, seeds)), *cells,
+        rows.append([f"`{cfg}`", len(names), seeds, *cells,
                      f"{share_ok:.0%}", _pct(worst), "yes" if never_worse else "**no**"])
     if not rows:
         return [f"No rows on the {half} half yet.", ""], verdicts
@@ -204,7 +218,7 @@ def _gain(res: dict[str, Any], half: str, cfg: str) -> float | None:
     for n, s in res["scenarios"].items():
         if s["half"] != half or not s["burst_classes"]:
             continue
-        seeds = _seeds(res, n, cfg)
+        seeds = _common_seeds(res, n, cfg, "dt")
         c = _vals(res, n, cfg, seeds, "query_timeouts", win)
         d = _vals(res, n, "dt", seeds, "query_timeouts", win)
         if c and len(c) == len(d) and statistics.fmean(d) > 0:
@@ -220,7 +234,7 @@ def _static(res: dict[str, Any], half: str, cfg: str) -> tuple[int, int]:
     for sc, best in res.get("static_best", {}).items():
         if res["scenarios"][sc]["half"] != half:
             continue
-        seeds = _seeds(res, sc, cfg)
+        seeds = _common_seeds(res, sc, cfg, best)
         vals = {}
         for key in ("qct_ms_p99", "query_timeouts", "short_slowdown_p99", "short_rto_flows"):
             c = _vals(res, sc, cfg, seeds, key, win)
@@ -238,6 +252,44 @@ def _static(res: dict[str, Any], half: str, cfg: str) -> tuple[int, int]:
     return ok, n
 
 
+def _gain_verdict(cfg: str, gains: dict[str, float | None]) -> str:
+    head, _, tail = cfg.partition("@")
+    ref = gains.get(f"{REFERENCE}@{tail}")
+    g = gains[cfg]
+    if head == REFERENCE or not tail or g is None or ref is None:
+        return "-"
+    return "yes" if g >= GAIN_SHARE * ref else "**no**"
+
+
+def _static_detail(res: dict[str, Any], half: str, configs: Sequence[str]) -> list[str]:
+    """Per one-burst-class scenario: each config's query p99 and queries timed out over the
+    best static setting's (mean over the seeds both ran; below 1 is better)."""
+    rows = []
+    for sc, best in sorted(res.get("static_best", {}).items()):
+        if res["scenarios"][sc]["half"] != half:
+            continue
+        cells = []
+        for cfg in configs:
+            seeds = _common_seeds(res, sc, cfg, best)
+            win = window(cfg)
+            ratios = []
+            for key in ("qct_ms_p99", "query_timeouts"):
+                c = _vals(res, sc, cfg, seeds, key, win)
+                b = _vals(res, sc, best, seeds, key, win)
+                if not c or len(c) != len(b):
+                    ratios.append("-")
+                    continue
+                mc, mb = statistics.fmean(c), statistics.fmean(b)
+                ratios.append(f"{mc / mb:.2f}" if mb > 0 else ("1.00" if mc == 0 else "inf"))
+            cells.append(" / ".join(ratios))
+        rows.append([sc, f"`{best}`", *cells])
+    if not rows:
+        return []
+    return [("Against the best static setting, per one-burst-class scenario: query p99 / "
+             "queries timed out, the config's over the setting's (below 1 is better):"), "",
+            *_table(["scenario", "best static", *[f"`{c}`" for c in configs]], rows)]
+
+
 def _plot(res: dict[str, Any], half: str, configs: Sequence[str], path: Path) -> bool:
     import matplotlib
 
@@ -252,7 +304,7 @@ def _plot(res: dict[str, Any], half: str, configs: Sequence[str], path: Path) ->
             names = [n for n in scen if _seeds(res, n, cfg)]
             if not names:
                 continue
-            pairs = compare(res, cfg, names, _seeds(res, names[0], cfg))
+            pairs = compare(res, cfg, names)
             r = sorted((p.cand / p.dt) if p.dt > 0 else 1.0 for p in pairs if p.metric == key)
             if not r:
                 continue
@@ -288,6 +340,10 @@ def write_report(results: Path, out: Path) -> None:
         "operator's alphas on the same seed. Long-flow throughput is the geometric mean over "
         "flows of 1 MB or more of DT's completion time over the config's."),
         "",
+        ("DCTCP scenarios carry queueing inside the sending hosts under every config: the "
+         "harness does not bound TCP windows ([research/controller.md](research/controller.md"
+         "#why-the-dctcp-scenarios-run-slowly-unbounded-windows-in-the-harness))."),
+        "",
     ]
     verdicts: dict[str, Any] = {}
     for half in ("eval", "dev"):
@@ -299,16 +355,19 @@ def write_report(results: Path, out: Path) -> None:
         png = PLOTS / f"suite-{half}.png"
         if _plot(res, half, configs, png):
             lines += [f"![ratio to DT, {title.lower()}](../bench/results/{png.name})", ""]
-        gains = [(c, _gain(res, half, c)) for c in configs]
+        gains = {c: _gain(res, half, c) for c in configs}
         statics = [(c, *_static(res, half, c)) for c in configs]
-        rows = [[f"`{c}`", "-" if g is None else f"{g:.0%}",
-                 f"{ok}/{n}" if n else "-"] for (c, g), (_, ok, n) in zip(gains, statics,
-                                                                            strict=True)]
+        rows = [[f"`{c}`", "-" if gains[c] is None else f"{gains[c]:.0%}",
+                 _gain_verdict(c, gains), f"{ok}/{n}" if n else "-"]
+                for c, ok, n in statics]
         lines += [("Median reduction of queries timed out against DT (scenarios with bursts), "
-                  "and one-burst-class scenarios within "
+                  f"whether it is at least {GAIN_SHARE:.0%} of `{REFERENCE}`'s at the same "
+                  "interval, and one-burst-class scenarios within "
                   f"{STATIC_SLACK:.0%} of the best static setting's query p99 and queries "
                   "timed out with short flows no worse:"), ""]
-        lines += _table(["config", "median reduction", "near the best static"], rows)
+        lines += _table(["config", "median reduction", f"vs `{REFERENCE}`",
+                         "near the best static"], rows)
+        lines += _static_detail(res, half, configs)
     lines += _ablations(res)
     picks = res.get("static_best", {})
     if picks:

@@ -93,6 +93,32 @@ def test_verdicts_use_the_seed_spread() -> None:
     assert pairs["query_timeouts"].verdict == "tie"
 
 
+def test_scenarios_with_fewer_seeds_stay_in_the_verdicts() -> None:
+    """A second seed on some scenarios: each scenario is compared on the seeds it ran."""
+    res = {"rows": {}, "scenarios": {"s00": {"half": "eval"}, "s01": {"half": "eval"}}}
+    for sc, seeds in (("s00", (1, 2)), ("s01", (1,))):
+        for seed in seeds:
+            res["rows"][row_key(sc, seed, "dt")] = {"1s": _m(10, 5)}
+            res["rows"][row_key(sc, seed, "auto@100ms")] = {"1s": _m(8 + seed, 5)}
+    res["rows"][row_key("s01", 2, "dt")] = {"1s": _m(10, 5)}  # DT alone on seed 2
+    pairs = report.compare(res, "auto@100ms", ["s00", "s01"])
+    assert {p.scenario for p in pairs} == {"s00", "s01"}
+    q = {p.scenario: p for p in pairs if p.metric == "qct_ms_p99"}
+    assert q["s00"].cand == 9.5 and q["s01"].cand == 9.0
+    _, verdicts = report._summary(res, "eval", ["auto@100ms"])
+    assert verdicts["auto@100ms"]["scenarios"] == 2
+    assert verdicts["auto@100ms"]["seeds"] == "1,2 (1)"
+
+
+def test_the_gain_is_read_against_the_reference_at_the_same_interval() -> None:
+    gains = {"auto@100ms": 0.5, "auto@1s": 0.1, "auto-reference@100ms": 0.5,
+             "auto-reference@1s": 0.2, "abm": 0.9}
+    assert report._gain_verdict("auto@100ms", gains) == "yes"  # 0.5 >= 0.9 x 0.5
+    assert report._gain_verdict("auto@1s", gains) == "**no**"  # 0.1 < 0.9 x 0.2
+    assert report._gain_verdict("abm", gains) == "-"
+    assert report._gain_verdict("auto-reference@1s", gains) == "-"
+
+
 def test_ablations_are_compared_with_their_defaults() -> None:
     res = {"rows": {}, "scenarios": {"s00": {"half": "dev"}}}
     res["rows"][row_key("s00", 1, "dt")] = {"1s": _m(10, 5)}
