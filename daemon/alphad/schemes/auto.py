@@ -53,9 +53,9 @@ STALE_INTERVALS = 3.0  # a longer gap between samples is stale telemetry
 TINY = 1e-9  # keeps divisions and logarithms finite
 
 
-def loss_fraction(drop: np.ndarray, offered: np.ndarray) -> np.ndarray:
+def loss_fraction(drop: float, offered: float) -> float:
     """Dropped over offered bytes; 0 where too little was offered to tell."""
-    return np.where(offered >= MIN_BYTES, drop / np.maximum(offered, 1.0), 0.0)
+    return drop / max(offered, 1.0) if offered >= MIN_BYTES else 0.0
 
 
 class Auto:
@@ -85,19 +85,29 @@ class Auto:
         cap = min(self.p["alpha_cap"], ctx.quantizer.alpha_max)
         low = self._per_class(np.minimum, self.alpha_q[self.idx], np.inf)
         self.low = np.where(np.isfinite(low) & (low > 0), low, 1.0)  # a class's lowest alpha_p
-        self.max_level = np.maximum(np.floor(np.log2(cap / self.low)), 0)
+        self.max_level = np.maximum(np.floor(np.log2(cap / self.low)), 0).tolist()
+        self.low = self.low.tolist()
+        # Each queue's class, unmanaged queues last: where its level's factor is read.
+        self.cls_q = np.where(self.managed, self.prio, self.P)
         self.hold = max(self.p["hold"], self.interval)
         self.reset_state()
 
     def reset_state(self) -> None:
+        P = self.P
         self.t = 0.0
-        self.level = np.zeros(self.P)
-        self.last_burst = np.full(self.P, -np.inf)  # last interval with a burst's loss
-        self.last_step = np.full(self.P, -np.inf)  # last raise or decay step
-        self.need = SlidingMax(self.P, self.hold)  # level the bursts' peaks needed
-        self.loss = np.zeros((2, self.P))  # loss fraction on idle, busy queues (EWMA, hold)
-        self.base = np.zeros((2, self.P))  # ... averaged over the intervals run as DT
+        self.level = [0.0] * P
+        self.last_burst = [-math.inf] * P  # last interval with a burst's loss
+        self.last_step = [-math.inf] * P  # last raise or decay step
+        self.need = SlidingMax(P, self.hold)  # level the bursts' peaks needed
+        self.loss = [[0.0] * P, [0.0] * P]  # loss fraction on idle, busy queues (EWMA, hold)
+        self.base = [[0.0] * P, [0.0] * P]  # ... averaged over the intervals run as DT
         self.seen = self.base_seen = False
+        self._set_out()
+
+    def _set_out(self) -> None:
+        """The alphas of the current levels: alpha_p 2^level, unmanaged queues untouched."""
+        factor = np.array([2.0 ** k for k in self.level] + [1.0])
+        self.out = self.alpha_q * factor[self.cls_q]
 
     def _per_class(self, op: np.ufunc, x: np.ndarray, empty: float) -> np.ndarray:
         """op reduced over each class's managed queues (``x`` [..., m] in class order)."""
@@ -108,86 +118,111 @@ class Auto:
             out[..., self.present] = op.reduceat(x, self.starts, axis=-1)
         return out
 
-    def _levels(self, S: np.ndarray, W: np.ndarray, free: float) -> np.ndarray:
-        """Levels that admit a burst of S beside a pool with ``free`` bytes at its peak, of
-        which the burst's queue held W: S_m / (F + W - S_m) with S_m = margin S (DT's
+    def _level(self, c: int, S: float, W: float, free: float) -> float:
+        """The level that admits a burst of S beside a pool with ``free`` bytes at its peak,
+        of which the burst's queue held W: S_m / (F + W - S_m) with S_m = margin S (DT's
         admission rule, FB Eq. 6-8), rounded up to a power of two of the class's alpha;
         the cap where no alpha admits it."""
         Sm = S * self.p["margin"]
-        room = np.minimum(free + W, self.B) - Sm
-        a = Sm / np.maximum(room, TINY)
-        k = np.ceil(np.log2(np.maximum(a, TINY) / self.low))
-        k = np.where(room > 0, k, self.max_level)
-        return np.minimum(np.maximum(k, 0.0), self.max_level)
+        room = min(free + W, self.B) - Sm
+        top = self.max_level[c]
+        if not room > 0:
+            return top
+        k = float(math.ceil(math.log2(max(Sm / max(room, TINY), TINY) / self.low[c])))
+        return min(max(k, 0.0), top)
 
     def __call__(self, est: Estimates) -> np.ndarray:
         p = self.p
-        if est.dt > STALE_INTERVALS * self.interval or est.reset[self.managed].any():
+        if est.dt > STALE_INTERVALS * self.interval or (
+                est.reset.any() and est.reset[self.managed].any()):
             self.reset_state()  # stale or reset counters: no evidence, plain DT
-            return self.alpha_q.copy()
+            return self.out.copy()
         self.t += est.dt
         t = self.t
         w = min(est.dt / self.hold, 1.0)
         idx = self.idx
         drop = est.drop_delta[idx]
-        if not (drop.any() or self.level.any()):  # nothing lost, nothing raised: DT
-            self.loss *= 1 - w
-            return self.alpha_q.copy()
+        level = self.level
+        if not (drop.any() or any(level)):  # nothing lost, nothing raised: DT
+            for row in self.loss:  # in place: also the DT reference while it is the same list
+                row[:] = [x * (1 - w) for x in row]
+            return self.out.copy()
         idle = est.rate[idx] < p["idle_util"]
         # Per queue, in class order: drops and offered bytes on idle queues, and on all.
         A = self._sums
-        np.add(est.tx_delta[idx], drop, out=A[3])
         np.copyto(A[2], drop)
-        np.multiply(drop, idle, out=A[0])
-        np.multiply(A[3], idle, out=A[1])
-        wm = est.watermark[idx]
+        np.take(est.tx_delta, idx, out=A[3])
+        A[3] += drop
+        np.multiply(A[2:], idle, out=A[:2])
         # A port with spare capacity: it sent less than 1 - idle_util of line rate.
         port_util = np.bincount(self.port, weights=est.rate, minlength=self.n_ports)
         spare = port_util[self.port_m] < 1.0 - p["idle_util"]
-        # A burst: an idle queue on such a port that lost burst_frac of what it was offered.
-        burst = idle & spare & (drop > 0) & (drop >= p["burst_frac"] * A[3])
-        # Peaks S = wm + drops, and wm alone, of the bursts and of the idle queues.
+        # A burst: an idle queue on such a port that lost burst_frac of what it was offered
+        # (and lost something: byte counts are whole, so at least TINY).
+        lost = np.multiply(A[3], p["burst_frac"])
+        burst = idle & spare & (drop >= np.maximum(lost, TINY, out=lost))
+        # Peaks S = wm + drops, and wm alone, of the idle queues and of the bursts.
         M = self._maxs
-        np.add(wm, drop, out=M[2])
-        np.multiply(M[2], burst, out=M[0])
-        np.multiply(wm, burst, out=M[1])
-        np.multiply(M[2], idle, out=M[2])
-        np.multiply(wm, idle, out=M[3])
-        d_i, o_i, d_all, o_all = self._per_class(np.add, A, 0.0)
-        S_c, W_c, S_idle, W_idle = self._per_class(np.maximum, M, 0.0)
-        now = loss_fraction(np.array((d_i, d_all - d_i)), np.array((o_i, o_all - o_i)))
-        self.loss = now if not self.seen else self.loss + w * (now - self.loss)
+        np.take(est.watermark, idx, out=M[3])
+        np.add(M[3], drop, out=M[2])
+        np.multiply(M[2:], idle, out=M[2:])
+        np.multiply(M[2:], burst, out=M[:2])
+        d_i, o_i, d_all, o_all = self._per_class(np.add, A, 0.0).tolist()
+        S_c, W_c, S_idle, W_idle = self._per_class(np.maximum, M, 0.0).tolist()
+        P = self.P
+        now = [[loss_fraction(d_i[c], o_i[c]) for c in range(P)],
+               [loss_fraction(d_all[c] - d_i[c], o_all[c] - o_i[c]) for c in range(P)]]
+        if self.seen:
+            self.loss = [[x + w * (y - x) for x, y in zip(lo, no, strict=True)]
+                         for lo, no in zip(self.loss, now, strict=True)]
+        else:
+            self.loss = now
         self.seen = True
 
-        # What each class's biggest burst needed (DT's admission, FB Eq. 6-8), in levels;
-        # and what the peaks of its idle queues needed, lost or not (what keeps a raise).
-        bursty = S_c > 0
-        need, keep = self._levels(np.array((S_c, S_idle)), np.array((W_c, W_idle)), est.free)
-        need_hold = self.need.push(t, np.where(S_idle >= MIN_BYTES, keep, 0.0))
-
-        raised = self.level > 0
-        if not raised.any():  # what the traffic loses under DT: averaged while DT runs
-            self.base = now if not self.base_seen else self.base + w * (now - self.base)
+        # What the peaks of each class's idle queues needed, lost or not (DT's admission,
+        # FB Eq. 6-8), in levels: what keeps a raise.
+        free = est.free
+        need_hold = self.need.push(t, [self._level(c, S_idle[c], W_idle[c], free)
+                                       if S_idle[c] >= MIN_BYTES else 0.0 for c in range(P)])
+        bursty = [s > 0 for s in S_c]
+        raised = [k > 0 for k in level]
+        changed = False
+        if not any(raised):  # what the traffic loses under DT: averaged while DT runs
+            if self.base_seen:
+                self.base = [[x + w * (y - x) for x, y in zip(ba, no, strict=True)]
+                             for ba, no in zip(self.base, now, strict=True)]
+            else:
+                self.base = now
             self.base_seen = True
         else:  # the others' loss on idle queues (short flows), anyone's on busy queues
-            over = (self.loss > p["safety"] * self.base) & (self.loss >= p["loss_min"])
-            if (over[0] & ~raised).any() or over[1].any():  # the raise costs: back off
-                self.level = np.maximum(self.level - 1, 0)
-                self.last_step[raised] = t
-                bursty[:] = False
+            safety, loss_min = p["safety"], p["loss_min"]
+            over = [[lo > safety * ba and lo >= loss_min for lo, ba in zip(lr, br, strict=True)]
+                    for lr, br in zip(self.loss, self.base, strict=True)]
+            if any(o and not r for o, r in zip(over[0], raised, strict=True)) or any(over[1]):
+                for c in range(P):  # the raise costs: back off
+                    if raised[c]:
+                        level[c] = max(level[c] - 1, 0.0)
+                        self.last_step[c] = t
+                bursty = [False] * P
+                changed = True
 
-        self.last_burst[bursty] = t
-        up = bursty & (self.level < self.max_level)
-        self.level[up] = np.minimum(np.maximum(self.level[up] + 1, need[up]), self.max_level[up])
-        self.last_step[up] = t
-        quiet = (t - self.last_burst >= self.hold) & (t - self.last_step >= self.hold)
-        down = quiet & (self.level > 0) & (need_hold < self.level)
-        self.level[down] -= 1
-        self.last_step[down] = t
-
-        out = self.alpha_q * np.exp2(self.level[self.prio])
-        out[~self.managed] = self.alpha_q[~self.managed]
-        return out
+        for c in range(P):
+            if bursty[c]:
+                self.last_burst[c] = t
+                top = self.max_level[c]
+                if level[c] < top:  # raise to what its biggest burst needed
+                    need = self._level(c, S_c[c], W_c[c], free)
+                    level[c] = min(max(level[c] + 1, need), top)
+                    self.last_step[c] = t
+                    changed = True
+            if (level[c] > 0 and need_hold[c] < level[c] and t - self.last_burst[c] >= self.hold
+                    and t - self.last_step[c] >= self.hold):
+                level[c] -= 1
+                self.last_step[c] = t
+                changed = True
+        if changed:
+            self._set_out()
+        return self.out.copy()
 
 
 @register("auto")

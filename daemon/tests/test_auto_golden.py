@@ -1,0 +1,117 @@
+"""`auto` makes the decisions recorded in golden/auto-levels.json on seeded random traffic.
+
+The suite's evaluation rows were measured with this behaviour; a change to `auto` that
+alters one decision is a new candidate, not a refactoring. Rewrite the file on purpose
+with ``python daemon/tests/test_auto_golden.py --write``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from alphad import schemes
+from alphad.controller import build_classes
+from alphad.estimate import Estimator
+from alphad.model import Sample, Topology
+from alphad.quantize import Quantizer
+
+GOLDEN = Path(__file__).parent / "golden" / "auto-levels.json"
+RUNS = 40
+INTERVALS = 300
+SPEED_BPS = 10e9
+
+
+def _levels(seed: int) -> list[list[int]]:
+    """[interval, level of each class...] whenever the levels change, on one random switch
+    whose traffic moves between quiet, bursts, bursts with losses elsewhere and saturation."""
+    r = random.Random(seed)
+    ports, qpp = 1 + int(r.random() * 6), 2 + int(r.random() * 5)
+    n = ports * qpp
+    B = 2e5 + r.random() * 4e6
+    topo = Topology(ports=tuple(f"Ethernet{4 * i}" for i in range(ports)),
+                    port_speed_bps=np.full(ports, SPEED_BPS),
+                    queue_port=np.repeat(np.arange(ports, dtype=np.int32), qpp),
+                    queue_index=np.tile(np.arange(qpp, dtype=np.int32), ports),
+                    buffer_bytes=B)
+    ncls = 1 + int(r.random() * min(qpp - 1, 3))  # one queue per port left unmanaged
+    queues = list(range(qpp - 1))
+    r.shuffle(queues)
+    prios = [(f"c{i}", queues[i::ncls], 2.0 ** (int(r.random() * 6) - 2), None)
+             for i in range(ncls)]
+    cl = build_classes(topo, prios)
+    interval = (0.01, 0.1, 1.0)[int(r.random() * 3)]
+    params = {} if r.random() < 0.5 else {"hold": (0.05, 0.5, 2.0)[int(r.random() * 3)],
+                                           "safety": (1.0, 2.0, 4.0)[int(r.random() * 3)]}
+    auto = schemes.get("auto")(schemes.SchemeContext(topo, cl, Quantizer(), interval), params)
+    est = Estimator(topo, cl)
+    alpha = cl.alpha_q()
+    tx = np.zeros(n, dtype=np.uint64)
+    dr = np.zeros(n, dtype=np.uint64)
+    z = np.zeros(n, dtype=np.uint64)
+    t = 0.0
+    est.update(Sample(t=t, watermark=np.zeros(n), tx_bytes=z, tx_packets=z, drop_bytes=z,
+                      drop_packets=z, alpha=alpha, pool_watermark=0.0))
+    rep = [int(np.flatnonzero(cl.prio == c)[0]) for c in range(cl.n_prio)]
+    out, last, regime = [], None, 0
+    for i in range(INTERVALS):
+        if r.random() < 0.05:
+            regime = int(r.random() * 4)
+        dt = interval * (5.0 if r.random() < 0.01 else 1.0)  # now and then a stale gap
+        t += dt
+        util = np.array([r.random() if r.random() < 0.5 else 0.0 for _ in range(n)])
+        if regime == 3:  # every port saturated
+            util = np.array([(0.9 + 0.1 * r.random()) * 2 / qpp for _ in range(n)])
+        wm = np.array([r.random() * 0.05 * B if u > 0 else 0.0 for u in util])
+        drops = np.zeros(n)
+        if regime in (1, 2):  # bursts on one class's queues, on half the ports
+            q0 = prios[int(r.random() * ncls)][1][0]
+            for p in range(ports):
+                if r.random() < 0.5:
+                    q = p * qpp + q0
+                    util[q] = 0.005
+                    wm[q] = (0.05 + 0.85 * r.random()) * B
+                    drops[q] = 0.5 * r.random() * wm[q]
+        sent = util * SPEED_BPS / 8 * dt
+        if regime == 2 or r.random() < 0.1:  # losses elsewhere
+            for q in range(n):
+                if r.random() < 0.2:
+                    drops[q] += sent[q] * 0.05 * r.random()
+        tx = tx + sent.astype(np.uint64)
+        dr = dr + drops.astype(np.uint64)
+        e = est.update(Sample(t=t, watermark=wm, tx_bytes=tx.copy(), tx_packets=tx // 1500,
+                              drop_bytes=dr.copy(), drop_packets=dr // 1500, alpha=alpha,
+                              pool_watermark=float(min(wm.sum(), B))))
+        assert e is not None
+        a = auto(e)
+        assert (a[cl.prio < 0] == alpha[cl.prio < 0]).all()  # unmanaged queues untouched
+        lv = [round(float(np.log2(a[q] / alpha[q]))) for q in rep]
+        if lv != last:
+            out.append([i, *lv])
+            last = lv
+    return out
+
+
+def _all() -> dict[str, list[list[int]]]:
+    return {str(s): _levels(s) for s in range(RUNS)}
+
+
+def test_auto_decides_as_recorded() -> None:
+    want = json.loads(GOLDEN.read_text())
+    got = _all()
+    raised = sum(any(any(x) for x in (row[1:] for row in v)) for v in got.values())
+    assert raised >= RUNS // 2, "the traffic no longer exercises the raises"
+    for seed, w in want.items():
+        assert got[seed] == w, f"seed {seed}: first change at " + str(
+            next((a, b) for a, b in zip([*got[seed], None], [*w, None], strict=False)
+                 if a != b))
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--write"]:
+        GOLDEN.write_text(json.dumps(_all(), separators=(",", ":")) + "\n")
+        print(f"wrote {GOLDEN}")
