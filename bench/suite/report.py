@@ -36,6 +36,7 @@ GAIN_SHARE = 0.9  # of the reference's median reduction of queries timed out
 STATIC_SLACK = 0.10  # within this of the best static setting's query p99 and timeouts
 ABLATION_CHANGE = 0.05  # an ablation's change beyond this, on one pair, counts
 REFERENCE = "auto-reference"
+STATIC_LABEL = "best static (each scenario's pick)"
 PLOTS = Path(__file__).resolve().parents[2] / "bench" / "results"
 
 
@@ -145,13 +146,14 @@ def _common_seeds(res: dict[str, Any], sc: str, a: str, b: str) -> list[int]:
     return sorted(set(_seeds(res, sc, a)) & set(_seeds(res, sc, b)))
 
 
-def _seed_list(res: dict[str, Any], names: Sequence[str], config: str) -> str:
-    """The seeds a config ran, with how many scenarios ran each when that differs."""
+def _seed_list(res: dict[str, Any], by_scenario: dict[str, str]) -> str:
+    """The seeds run, with how many scenarios ran each when that differs."""
     count: dict[int, int] = {}
-    for n in names:
-        for s in _seeds(res, n, config):
+    for n, c in by_scenario.items():
+        for s in _seeds(res, n, c):
             count[s] = count.get(s, 0) + 1
-    return ",".join(f"{s}" if c == len(names) else f"{s} ({c})" for s, c in sorted(count.items()))
+    return ",".join(f"{s}" if c == len(by_scenario) else f"{s} ({c})"
+                    for s, c in sorted(count.items()))
 
 
 def _seeds(res: dict[str, Any], sc: str, config: str) -> list[int]:
@@ -177,12 +179,16 @@ def _summary(res: dict[str, Any], half: str, configs: Sequence[str]) -> tuple[li
     verdicts: dict[str, Any] = {}
     rows = []
     worst_rows = []
-    for cfg in configs:
-        names = [n for n in sorted(scen) if _seeds(res, n, cfg)]
-        if not names:
+    entries = [(f"`{cfg}`", {n: cfg for n in sorted(scen) if _seeds(res, n, cfg)})
+               for cfg in configs]
+    picks = {n: b for n, b in sorted(res.get("static_best", {}).items()) if n in scen}
+    entries.append((STATIC_LABEL, {n: b for n, b in picks.items() if _seeds(res, n, b)}))
+    for cfg, by_scenario in entries:
+        if not by_scenario:
             continue
-        seeds = _seed_list(res, names, cfg)
-        pairs = compare(res, cfg, names)
+        names = list(by_scenario)
+        seeds = _seed_list(res, by_scenario)
+        pairs = [p for n, c in by_scenario.items() for p in compare(res, c, [n])]
         if not pairs:
             continue
         cells = []
@@ -197,16 +203,18 @@ def _summary(res: dict[str, Any], half: str, configs: Sequence[str]) -> tuple[li
         share_ok = 1 - len(losses) / len(pairs)
         worst = max((p.change for p in losses), default=0.0)
         never_worse = share_ok >= NEVER_WORSE_SHARE and worst <= NEVER_WORSE_MAX
-        verdicts[cfg] = {"pairs": len(pairs), "not_worse_share": share_ok,
+        verdicts[cfg.strip("`")] = {"pairs": len(pairs), "not_worse_share": share_ok,
                          "worst_loss": worst, "never_worse": never_worse,
                          "scenarios": len(names), "seeds": seeds}
-        rows.append([f"`{cfg}`", len(names), seeds, *cells,
+        rows.append([cfg, len(names), seeds, *cells,
                      f"{share_ok:.0%}", _pct(worst), "yes" if never_worse else "**no**"])
     if not rows:
         return [f"No rows on the {half} half yet.", ""], verdicts
     lines += _table(["config", "scenarios", "seeds", *[m[1] for m in METRICS],
                      "pairs not worse", "worst loss", "never worse than DT"], rows)
-    lines += ["Each cell: wins / ties / losses against DT. Worst scenario per metric:", ""]
+    lines += [("Each cell: wins / ties / losses against DT. The best static row is the "
+               "expert's pick per one-burst-class scenario (DT where nothing beat it). Worst "
+               "scenario per metric:"), ""]
     lines += _table(["config", "metric", "scenario", "change vs DT"], worst_rows)
     return lines, verdicts
 

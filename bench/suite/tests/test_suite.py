@@ -110,6 +110,18 @@ def test_scenarios_with_fewer_seeds_stay_in_the_verdicts() -> None:
     assert verdicts["auto@100ms"]["seeds"] == "1,2 (1)"
 
 
+def test_the_experts_picks_are_one_row_against_dt() -> None:
+    res = {"rows": {}, "scenarios": {"s00": {"half": "eval"}, "s01": {"half": "eval"}},
+           "static_best": {"s00": "static:16,1", "s01": "dt"}}
+    for sc in ("s00", "s01"):
+        res["rows"][row_key(sc, 1, "dt")] = {"1s": _m(10, 5)}
+    res["rows"][row_key("s00", 1, "static:16,1")] = {"1s": _m(5, 5)}
+    _, verdicts = report._summary(res, "eval", [])
+    row = verdicts[report.STATIC_LABEL]
+    assert row["scenarios"] == 2 and row["pairs"] == 12
+    assert row["not_worse_share"] == 1.0  # DT's own pick ties; s00's pick halves query p99
+
+
 def test_the_gain_is_read_against_the_reference_at_the_same_interval() -> None:
     gains = {"auto@100ms": 0.5, "auto@1s": 0.1, "auto-reference@100ms": 0.5,
              "auto-reference@1s": 0.2, "abm": 0.9}
