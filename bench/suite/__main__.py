@@ -36,6 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--chunk", type=int, default=4, help="scenarios per batch between saves")
     r.add_argument("--cheap-first", action="store_true",
                    help="run the scenarios in order of their simulation cost")
+    r.add_argument("--cached-only", action="store_true",
+                   help="merge the rows of runs already in the cache; run nothing")
     r.add_argument("--workers", type=int, default=None)
     r.add_argument("--scheduler", default=None, help="a Dask scheduler's address")
     r.add_argument("--out", type=Path, default=RESULTS)
@@ -64,7 +66,8 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as e:
             print(f"error: {e}", file=sys.stderr)
             return 2
-        Campaign(a.out, cache_dir(), workers=a.workers, scheduler=a.scheduler).run(
+        Campaign(a.out, cache_dir(), workers=a.workers, scheduler=a.scheduler,
+                 cached_only=a.cached_only).run(
             scenarios, configs, seeds, chunk=a.chunk, statics=a.statics)
         print(f"wrote {a.out}")
         return 0

@@ -87,8 +87,10 @@ class Campaign:
     """Runs configs on scenarios through the harness's cache; merges rows into ``out``."""
 
     def __init__(self, out: Path, cache: Path, *, workers: int | None = None,
-                 scheduler: str | None = None, log: Callable[[str], None] = print) -> None:
+                 scheduler: str | None = None, log: Callable[[str], None] = print,
+                 cached_only: bool = False) -> None:
         self.out = out
+        self.cached_only = cached_only  # rows from the cache only, nothing run
         self.cache = cache
         self.workers = workers
         self.scheduler = scheduler
@@ -106,6 +108,9 @@ class Campaign:
             paths[i] = d / s.key()
             if cached(s, d) is None:
                 todo[str(paths[i])] = (s, d)
+        if self.cached_only:
+            self.log(f"  {len(todo)} runs not in the cache, left out")
+            return {i: p for i, p in paths.items() if str(p) not in todo}
         t0 = time.time()
         # Co-simulations and the longest runs first, so that the pool drains evenly.
         order = sorted(todo.values(), key=lambda x: (x[0].scheme != "alphad",
@@ -188,7 +193,8 @@ class Campaign:
                 continue
             tuned = {g: rows[k][f"{WARMUPS_S[0]:g}s"] for g in ["dt", *GRID]
                      if (k := row_key(sc.name, TUNE_SEED, g)) in rows}
-            if "dt" not in tuned:
+            if len(tuned) < len(GRID) + 1:  # the expert picks from the whole grid only
+                self.log(f"  {sc.name}: {len(GRID) + 1 - len(tuned)} grid runs missing, no pick")
                 continue
             best = best_static(tuned)
             self._put("static_best", sc.name, best)

@@ -143,6 +143,18 @@ def test_ablations_are_compared_with_their_defaults() -> None:
     assert "| `auto[hold=0.5]@100ms` | `auto@100ms` | 1 | 0 / 1 | +100% |" in table
 
 
+def test_cached_only_runs_nothing(tmp_path: Path) -> None:
+    if not default_program().is_file():
+        pytest.fail(f"{default_program()} is missing: build it with `make ns3`")
+    logged: list[str] = []
+    camp = Campaign(tmp_path / "suite.json", tmp_path / "cache", log=logged.append,
+                    cached_only=True)
+    camp.run(suite("eval")[:1], ["auto@1s"], [1], statics=True)
+    assert json.loads((tmp_path / "suite.json").read_text())["rows"] == {}
+    assert any("not in the cache, left out" in line for line in logged)
+    assert not (tmp_path / "cache" / f"sim-{camp.sim}").exists()  # no run started
+
+
 def test_two_tiny_runs_on_a_local_dask_cluster(tmp_path: Path) -> None:
     """Through a real distributed.LocalCluster of worker processes, as ``--scheduler``: the
     suite's own pool and the harness's sweep."""
