@@ -179,7 +179,7 @@ def _summary(res: dict[str, Any], half: str, configs: Sequence[str]) -> tuple[li
     verdicts: dict[str, Any] = {}
     rows = []
     worst_rows = []
-    entries = [(f"`{cfg}`", {n: cfg for n in sorted(scen) if _seeds(res, n, cfg)})
+    entries = [(cfg, {n: cfg for n in sorted(scen) if _seeds(res, n, cfg)})
                for cfg in configs]
     picks = {n: b for n, b in sorted(res.get("static_best", {}).items()) if n in scen}
     entries.append((STATIC_LABEL, {n: b for n, b in picks.items() if _seeds(res, n, b)}))
@@ -191,6 +191,7 @@ def _summary(res: dict[str, Any], half: str, configs: Sequence[str]) -> tuple[li
         pairs = [p for n, c in by_scenario.items() for p in compare(res, c, [n])]
         if not pairs:
             continue
+        label = cfg if cfg == STATIC_LABEL else f"`{cfg}`"
         cells = []
         for key, _, _ in METRICS:
             ps = [p for p in pairs if p.metric == key]
@@ -198,15 +199,15 @@ def _summary(res: dict[str, Any], half: str, configs: Sequence[str]) -> tuple[li
             cells.append(f"{w}/{t}/{lo}")
             if ps:
                 wp = max(ps, key=lambda p: p.change)
-                worst_rows.append((cfg, key, wp.scenario, _pct(wp.change)))
+                worst_rows.append((label, key, wp.scenario, _pct(wp.change)))
         losses = [p for p in pairs if p.verdict == "loss"]
         share_ok = 1 - len(losses) / len(pairs)
         worst = max((p.change for p in losses), default=0.0)
         never_worse = share_ok >= NEVER_WORSE_SHARE and worst <= NEVER_WORSE_MAX
-        verdicts[cfg.strip("`")] = {"pairs": len(pairs), "not_worse_share": share_ok,
+        verdicts[cfg] = {"pairs": len(pairs), "not_worse_share": share_ok,
                          "worst_loss": worst, "never_worse": never_worse,
                          "scenarios": len(names), "seeds": seeds}
-        rows.append([cfg, len(names), seeds, *cells,
+        rows.append([label, len(names), seeds, *cells,
                      f"{share_ok:.0%}", _pct(worst), "yes" if never_worse else "**no**"])
     if not rows:
         return [f"No rows on the {half} half yet.", ""], verdicts
@@ -234,22 +235,32 @@ def _gain(res: dict[str, Any], half: str, cfg: str) -> float | None:
     return statistics.median(red) if red else None
 
 
+def _means(res: dict[str, Any], sc: str, cfg: str, other: str,
+           key: str) -> tuple[float, float, float] | None:
+    """(cfg's mean, other's mean, half other's range) of a metric over the seeds both ran in
+    ``sc``, measured after cfg's warm-up; None without a common seed."""
+    seeds = _common_seeds(res, sc, cfg, other)
+    win = window(cfg)
+    c = _vals(res, sc, cfg, seeds, key, win)
+    o = _vals(res, sc, other, seeds, key, win)
+    if not c or len(c) != len(o):
+        return None
+    return statistics.fmean(c), statistics.fmean(o), (max(o) - min(o)) / 2
+
+
 def _static(res: dict[str, Any], half: str, cfg: str) -> tuple[int, int]:
     """(scenarios within STATIC_SLACK of the best static setting with short flows no worse,
     scenarios compared) on the one-burst-class scenarios."""
     ok = n = 0
-    win = window(cfg)
     for sc, best in res.get("static_best", {}).items():
         if res["scenarios"][sc]["half"] != half:
             continue
-        seeds = _common_seeds(res, sc, cfg, best)
         vals = {}
         for key in ("qct_ms_p99", "query_timeouts", "short_slowdown_p99", "short_rto_flows"):
-            c = _vals(res, sc, cfg, seeds, key, win)
-            s = _vals(res, sc, best, seeds, key, win)
-            if not c or len(c) != len(s):
+            m = _means(res, sc, cfg, best, key)
+            if m is None:
                 break
-            vals[key] = (statistics.fmean(c), statistics.fmean(s), (max(s) - min(s)) / 2)
+            vals[key] = m
         else:
             n += 1
             near = all(c <= (1 + STATIC_SLACK) * s + sp for c, s, sp in
@@ -278,16 +289,13 @@ def _static_detail(res: dict[str, Any], half: str, configs: Sequence[str]) -> li
             continue
         cells = []
         for cfg in configs:
-            seeds = _common_seeds(res, sc, cfg, best)
-            win = window(cfg)
             ratios = []
             for key in ("qct_ms_p99", "query_timeouts"):
-                c = _vals(res, sc, cfg, seeds, key, win)
-                b = _vals(res, sc, best, seeds, key, win)
-                if not c or len(c) != len(b):
+                m = _means(res, sc, cfg, best, key)
+                if m is None:
                     ratios.append("-")
                     continue
-                mc, mb = statistics.fmean(c), statistics.fmean(b)
+                mc, mb, _ = m
                 ratios.append(f"{mc / mb:.2f}" if mb > 0 else ("1.00" if mc == 0 else "inf"))
             cells.append(" / ".join(ratios))
         rows.append([sc, f"`{best}`", *cells])

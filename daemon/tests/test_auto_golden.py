@@ -13,11 +13,11 @@ import sys
 from pathlib import Path
 
 import numpy as np
+from conftest import make_sample, make_topology
 
 from alphad import schemes
 from alphad.controller import build_classes
 from alphad.estimate import Estimator
-from alphad.model import Sample, Topology
 from alphad.quantize import Quantizer
 
 GOLDEN = Path(__file__).parent / "golden" / "auto-levels.json"
@@ -33,11 +33,7 @@ def _levels(seed: int) -> list[list[int]]:
     ports, qpp = 1 + int(r.random() * 6), 2 + int(r.random() * 5)
     n = ports * qpp
     B = 2e5 + r.random() * 4e6
-    topo = Topology(ports=tuple(f"Ethernet{4 * i}" for i in range(ports)),
-                    port_speed_bps=np.full(ports, SPEED_BPS),
-                    queue_port=np.repeat(np.arange(ports, dtype=np.int32), qpp),
-                    queue_index=np.tile(np.arange(qpp, dtype=np.int32), ports),
-                    buffer_bytes=B)
+    topo = make_topology(ports, qpp, speed=SPEED_BPS, buffer_bytes=B)
     ncls = 1 + int(r.random() * min(qpp - 1, 3))  # one queue per port left unmanaged
     queues = list(range(qpp - 1))
     r.shuffle(queues)
@@ -52,10 +48,8 @@ def _levels(seed: int) -> list[list[int]]:
     alpha = cl.alpha_q()
     tx = np.zeros(n, dtype=np.uint64)
     dr = np.zeros(n, dtype=np.uint64)
-    z = np.zeros(n, dtype=np.uint64)
     t = 0.0
-    est.update(Sample(t=t, watermark=np.zeros(n), tx_bytes=z, tx_packets=z, drop_bytes=z,
-                      drop_packets=z, alpha=alpha, pool_watermark=0.0))
+    est.update(make_sample(topo, t, alpha=alpha, pool_wm=0.0))
     rep = [int(np.flatnonzero(cl.prio == c)[0]) for c in range(cl.n_prio)]
     out, last, regime = [], None, 0
     for i in range(INTERVALS):
@@ -83,9 +77,8 @@ def _levels(seed: int) -> list[list[int]]:
                     drops[q] += sent[q] * 0.05 * r.random()
         tx = tx + sent.astype(np.uint64)
         dr = dr + drops.astype(np.uint64)
-        e = est.update(Sample(t=t, watermark=wm, tx_bytes=tx.copy(), tx_packets=tx // 1500,
-                              drop_bytes=dr.copy(), drop_packets=dr // 1500, alpha=alpha,
-                              pool_watermark=float(min(wm.sum(), B))))
+        e = est.update(make_sample(topo, t, tx=tx.copy(), wm=wm, alpha=alpha,
+                                   pool_wm=float(min(wm.sum(), B)), drops=dr.copy()))
         assert e is not None
         a = auto(e)
         assert (a[cl.prio < 0] == alpha[cl.prio < 0]).all()  # unmanaged queues untouched

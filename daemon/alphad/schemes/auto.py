@@ -58,6 +58,12 @@ def loss_fraction(drop: float, offered: float) -> float:
     return drop / max(offered, 1.0) if offered >= MIN_BYTES else 0.0
 
 
+def _ewma(avg: list[list[float]], now: list[list[float]], w: float) -> list[list[float]]:
+    """avg moved by w towards now, element by element (new lists)."""
+    return [[x + w * (y - x) for x, y in zip(a, n, strict=True)]
+            for a, n in zip(avg, now, strict=True)]
+
+
 class Auto:
     name = "auto"
 
@@ -69,7 +75,6 @@ class Auto:
         cl = ctx.classes
         self.P = cl.n_prio
         self.managed = cl.prio >= 0
-        self.prio = np.maximum(cl.prio, 0)
         # Managed queues ordered by class: per-class sums and maxima are reduceat's.
         self.idx = np.flatnonzero(self.managed)
         self.idx = self.idx[np.argsort(cl.prio[self.idx], kind="stable")]
@@ -88,7 +93,7 @@ class Auto:
         self.max_level = np.maximum(np.floor(np.log2(cap / self.low)), 0).tolist()
         self.low = self.low.tolist()
         # Each queue's class, unmanaged queues last: where its level's factor is read.
-        self.cls_q = np.where(self.managed, self.prio, self.P)
+        self.cls_q = np.where(self.managed, cl.prio, self.P)
         self.hold = max(self.p["hold"], self.interval)
         self.reset_state()
 
@@ -172,11 +177,7 @@ class Auto:
         P = self.P
         now = [[loss_fraction(d_i[c], o_i[c]) for c in range(P)],
                [loss_fraction(d_all[c] - d_i[c], o_all[c] - o_i[c]) for c in range(P)]]
-        if self.seen:
-            self.loss = [[x + w * (y - x) for x, y in zip(lo, no, strict=True)]
-                         for lo, no in zip(self.loss, now, strict=True)]
-        else:
-            self.loss = now
+        self.loss = _ewma(self.loss, now, w) if self.seen else now
         self.seen = True
 
         # What the peaks of each class's idle queues needed, lost or not (DT's admission,
@@ -188,11 +189,7 @@ class Auto:
         raised = [k > 0 for k in level]
         changed = False
         if not any(raised):  # what the traffic loses under DT: averaged while DT runs
-            if self.base_seen:
-                self.base = [[x + w * (y - x) for x, y in zip(ba, no, strict=True)]
-                             for ba, no in zip(self.base, now, strict=True)]
-            else:
-                self.base = now
+            self.base = _ewma(self.base, now, w) if self.base_seen else now
             self.base_seen = True
         else:  # the others' loss on idle queues (short flows), anyone's on busy queues
             safety, loss_min = p["safety"], p["loss_min"]
