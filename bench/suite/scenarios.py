@@ -27,6 +27,8 @@ DRAIN_S = 0.3  # s after the last start before a run stops
 # while): 1 s, and two intervals for a 1 s controller (its first decision comes at 2 s).
 WARMUPS_S = (1.0, 2.0)
 LINK = "1Gbps"  # every link; the buffer and fan-in scale with it (see README)
+LINK_BPS = 1e9
+BASE_RTT_S = 80e-6  # the harness's host-leaf-spine-leaf-host round trip (8 links of 10 us)
 CDFS = {"websearch": DATA_DIR / "websearch.cdf", "datamining": DATA_DIR / "datamining.cdf"}
 
 # The distribution every scenario is drawn from (ranges inclusive).
@@ -86,8 +88,20 @@ class SuiteScenario:
             ws_classes=_classes(self.ws_classes),
             qps=self.qps if self.burst_classes else 0.0, request_frac=self.request_frac,
             fanin=self.fanin, incast_classes=_classes(self.burst_classes or (0,)),
-            phases=self.phases, gen=GEN_S, drain=DRAIN_S, seed=seed,
+            phases=self.phases, gen=GEN_S, drain=DRAIN_S, seed=seed, snd_buf=self.snd_buf,
             sample_us=1000.0, queue_sample_us=1000.0)
+
+    @property
+    def snd_buf(self) -> int:
+        """Bytes of TCP send buffer per socket: a leaf's buffer plus the base BDP for DCTCP,
+        unbounded for Cubic. ns-3's DCTCP has no HyStart and, with nothing like Linux's TCP
+        small queues, grows its window in slow start to megabytes queued in the sending
+        host; the bound keeps that surplus out of the host and still lets one flow fill a
+        leaf's buffer. Cubic leaves slow start by HyStart (see README)."""
+        if self.tcp != "dctcp":
+            return 0
+        leaf = self.buffer_per_port_per_gbps * (self.servers + self.spines) * LINK_BPS / 1e9
+        return int(leaf + LINK_BPS / 8 * BASE_RTT_S)
 
     @property
     def cost(self) -> float:
@@ -209,6 +223,7 @@ def suite(which: str = "all") -> list[SuiteScenario]:
 def as_dict(s: SuiteScenario) -> dict[str, object]:
     d = asdict(s)
     d["half"] = s.half
+    d["snd_buf"] = s.snd_buf
     d["describe"] = s.describe()
     d["cdf_file"] = Path(CDFS[s.cdf]).name
     return d

@@ -79,6 +79,7 @@ struct Options
     uint32_t seed = 1;
     std::string scheduler = "ns3::HeapScheduler";
     uint32_t delAck = 2;
+    uint32_t sndBuf = 0; // bytes; 0: unbounded
     std::string out = ".";
     bool cosim = false;
     double cosimIntervalUs = 80;
@@ -142,6 +143,10 @@ Options::Register(CommandLine& cmd)
     cmd.AddValue("seed", "random seed (run number)", seed);
     cmd.AddValue("scheduler", "ns-3 event scheduler", scheduler);
     cmd.AddValue("delAck", "TCP delayed-ACK count (segments per ACK)", delAck);
+    cmd.AddValue("sndBuf",
+                 "TCP send buffer per socket, bytes: bounds what a flow keeps in flight and "
+                 "queued in its host (0: unbounded)",
+                 sndBuf);
     cmd.AddValue("out", "output directory", out);
     cmd.AddValue("cosim", "external alphas from a controller on stdin/stdout", cosim);
     cmd.AddValue("cosimInterval", "co-simulation interval, us", cosimIntervalUs);
@@ -205,6 +210,7 @@ Check(const Options& o, Checked& c)
     need(o.minRtoMs > 0, "minRto", "must be > 0");
     need(o.sampleUs > 0 && o.queueSampleUs > 0, "sample", "sampling periods must be > 0");
     need(o.wsInitCwnd >= 1, "wsInitCwnd", "must be >= 1");
+    need(o.sndBuf == 0 || o.sndBuf >= 4096, "sndBuf", "must be 0 (unbounded) or >= 4096 bytes");
     std::stringstream ss(o.alphas);
     std::string a;
     uint32_t n = 0;
@@ -281,7 +287,9 @@ SetDefaults(const Options& o, Time baseRtt, uint32_t mss)
         "ns3::TcpL4Protocol::SocketType",
         TypeIdValue(o.tcp == "dctcp" ? TcpDctcp::GetTypeId() : TcpCubic::GetTypeId()));
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
-    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(1 << 30));
+    // Unbounded, nothing but the network limits a window; a bound plays the part of
+    // Linux's TCP small queues, which keep a window's surplus out of the host's NIC queue.
+    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(o.sndBuf ? o.sndBuf : 1u << 30));
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(1 << 30));
     Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(o.delAck));
     Config::SetDefault("ns3::TcpSocket::ConnTimeout", TimeValue(MilliSeconds(o.minRtoMs)));
@@ -335,6 +343,7 @@ ParamsJson(const Options& o, uint64_t rateBps)
       << ", \"incast_classes\": \"" << o.incastClasses << "\", \"phases\": \"" << o.phases
       << "\", \"start_s\": " << o.startS << ", \"gen_s\": " << o.genS
       << ", \"drain_s\": " << o.drainS << ", \"seed\": " << o.seed
+      << ", \"snd_buf\": " << o.sndBuf
       << ", \"cosim\": " << (o.cosim ? "true" : "false")
       << ", \"cosim_interval_us\": " << o.cosimIntervalUs
       << ", \"cosim_delay_us\": " << o.cosimDelayUs << ", \"groups\": \"" << o.groups

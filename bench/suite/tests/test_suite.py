@@ -42,6 +42,17 @@ def test_the_draw_is_reproducible_and_covers_the_distribution() -> None:
     assert any(s.phases for s in a) and any(not s.phases for s in a)
 
 
+def test_dctcp_hosts_hold_at_most_a_leaf_buffer_and_a_bdp() -> None:
+    for s in draw():
+        argv = spec(s, parse_config("dt"), 1).argv("prog", "out")
+        if s.tcp == "cubic":
+            assert s.snd_buf == 0 and not any(a.startswith("--sndBuf") for a in argv)
+            continue
+        leaf = s.buffer_per_port_per_gbps * (s.servers + s.spines)
+        assert leaf < s.snd_buf <= leaf + 1e9 / 8 * 80e-6
+        assert f"--sndBuf={s.snd_buf}" in argv
+
+
 def test_halves_split_by_hash_and_are_disjoint() -> None:
     dev, ev = suite("dev"), suite("eval")
     assert len(dev) == len(ev) == N_SCENARIOS // 2

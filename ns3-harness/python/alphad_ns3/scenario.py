@@ -60,6 +60,7 @@ class Scenario(_Model):
     drain: NonNeg = 0.05
     seed: Annotated[int, Field(ge=1)] = 1
     min_rto_ms: Pos = 10.0
+    snd_buf: Annotated[int, Field(ge=0)] = 0  # TCP send buffer per socket, bytes (0: unbounded)
     sample_us: Pos = 10.0
     trace_switch: str = ""
     trace_packets: Annotated[int, Field(ge=0)] = 0
@@ -71,6 +72,8 @@ class Scenario(_Model):
     def _check(self) -> Scenario:
         if self.fanin > self.servers:
             raise ValueError(f"fanin ({self.fanin}) cannot exceed servers ({self.servers})")
+        if 0 < self.snd_buf < 4096:
+            raise ValueError(f"snd_buf ({self.snd_buf}) must be 0 (unbounded) or >= 4096 bytes")
         for name in ("ws_classes", "incast_classes"):
             for part in getattr(self, name).split(","):
                 for c in part.split("-"):
@@ -143,6 +146,8 @@ class RunSpec(_Model):
         ]
         if s.phases:
             a.append(f"--phases={s.phases}")
+        if s.snd_buf:
+            a.append(f"--sndBuf={s.snd_buf}")
         if s.size_classes:
             a.append(f"--sizeClasses={s.size_classes}")
         if s.ws_hosts:
