@@ -148,7 +148,7 @@ class ApiConfig(Strict):
     with the token (from ``token`` or the first line of ``token_file``)."""
 
     enabled: bool = True
-    listen: Annotated[str, Field(pattern=r"^[^\s:]*:\d{1,5}$")] = "127.0.0.1:8080"
+    listen: Annotated[str, Field(pattern=r"^[^\s:]*:\d{1,5}$")] = "127.0.0.1:9465"
     token: SecretStr | None = None
     token_file: Path | None = None
 

@@ -240,7 +240,7 @@ def test_openapi_schema_and_metrics_endpoint(rig: Rig) -> None:
 def test_server_thread_binds_loopback_by_default(tmp_path: Path) -> None:
     path = write_config(tmp_path, api=f"token: {TOKEN}")
     cfg = load_config(path)
-    assert cfg.api.listen == "127.0.0.1:8080"  # the default
+    assert cfg.api.listen == "127.0.0.1:9465"  # the default, off sonic-gnmi's 8080
     be = VasicBackend(cfg.backend.scenario, clock="manual")
     try:
         d = Daemon(cfg, be, Metrics())
