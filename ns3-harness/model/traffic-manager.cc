@@ -4,6 +4,8 @@
 
 #include "traffic-manager.h"
 
+#include "harness-tcp-socket.h"
+
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
@@ -138,7 +140,7 @@ TrafficManager::StartFlow(uint32_t id)
     Flow& f = m_flows[id];
     const Host& src = m_hosts[f.src];
     const Host& dst = m_hosts[f.dst];
-    Ptr<Socket> s = Socket::CreateSocket(src.node, TcpSocketFactory::GetTypeId());
+    Ptr<Socket> s = HarnessTcpSocket::Create(src.node);
     s->SetAttribute("InitialCwnd", UintegerValue(f.initCwnd));
     s->Bind();
     Address local;
