@@ -356,8 +356,9 @@ def write_report(results: Path, out: Path) -> None:
         "operator's alphas on the same seed. Long-flow throughput is the geometric mean over "
         "flows of 1 MB or more of DT's completion time over the config's."),
         "",
-        ("DCTCP scenarios carry queueing inside the sending hosts under every config: the "
-         "harness does not bound TCP windows ([research/controller.md](research/controller.md"
+        ("In DCTCP scenarios each socket's send buffer holds a leaf's buffer plus the base "
+         "BDP, so a window's surplus cannot queue in the sending host; Cubic's is unbounded "
+         "([research/controller.md](research/controller.md"
          "#why-the-dctcp-scenarios-run-slowly-unbounded-windows-in-the-harness))."),
         "",
     ]

@@ -4,13 +4,6 @@
 
 #include "harness-tcp-socket.h"
 
-#include "ns3/object-factory.h"
-#include "ns3/rtt-estimator.h"
-#include "ns3/tcp-congestion-ops.h"
-#include "ns3/tcp-l4-protocol.h"
-#include "ns3/tcp-recovery-ops.h"
-#include "ns3/type-id.h"
-
 namespace ns3
 {
 
@@ -24,34 +17,6 @@ HarnessTcpSocket::GetTypeId()
                             .SetGroupName("Alphad")
                             .AddConstructor<HarnessTcpSocket>();
     return tid;
-}
-
-Ptr<Socket>
-HarnessTcpSocket::Create(Ptr<Node> node)
-{
-    Ptr<TcpL4Protocol> tcp = node->GetObject<TcpL4Protocol>();
-    NS_ABORT_MSG_IF(!tcp, "node " << node->GetId() << " has no TCP");
-    TypeIdValue cc;
-    TypeIdValue recovery;
-    TypeIdValue rtt;
-    tcp->GetAttribute("SocketType", cc);
-    tcp->GetAttribute("RecoveryType", recovery);
-    tcp->GetAttribute("RttEstimatorType", rtt);
-    ObjectFactory f;
-    f.SetTypeId(rtt.Get());
-    Ptr<RttEstimator> est = f.Create<RttEstimator>();
-    Ptr<HarnessTcpSocket> s = CreateObject<HarnessTcpSocket>();
-    f.SetTypeId(cc.Get());
-    Ptr<TcpCongestionOps> algo = f.Create<TcpCongestionOps>();
-    f.SetTypeId(recovery.Get());
-    Ptr<TcpRecoveryOps> rec = f.Create<TcpRecoveryOps>();
-    s->SetNode(node);
-    s->SetTcp(tcp);
-    s->SetRtt(est);
-    s->SetCongestionControlAlgorithm(algo);
-    s->SetRecoveryAlgorithm(rec);
-    tcp->AddSocket(s);
-    return s;
 }
 
 Ptr<TcpSocketBase>

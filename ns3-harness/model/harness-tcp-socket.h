@@ -5,7 +5,13 @@
 #ifndef HARNESS_TCP_SOCKET_H
 #define HARNESS_TCP_SOCKET_H
 
+#include "ns3/abort.h"
 #include "ns3/node.h"
+#include "ns3/object-factory.h"
+#include "ns3/rtt-estimator.h"
+#include "ns3/tcp-congestion-ops.h"
+#include "ns3/tcp-l4-protocol.h"
+#include "ns3/tcp-recovery-ops.h"
 #include "ns3/tcp-socket-base.h"
 
 namespace ns3
@@ -26,9 +32,11 @@ class HarnessTcpSocket : public TcpSocketBase
   public:
     static TypeId GetTypeId();
 
-    /// A socket on ``node`` built as TcpL4Protocol::CreateSocket builds its own (the
-    /// node's SocketType, RecoveryType and RttEstimatorType), registered with it.
-    static Ptr<Socket> Create(Ptr<Node> node);
+    /// A socket (``T``: this class or a subclass) on ``node``, built as
+    /// TcpL4Protocol::CreateSocket builds its own (the node's SocketType, RecoveryType and
+    /// RttEstimatorType, created in the same order) and registered with it.
+    template <class T = HarnessTcpSocket>
+    static Ptr<T> Create(Ptr<Node> node);
 
   protected:
     Ptr<TcpSocketBase> Fork() override;
@@ -38,6 +46,35 @@ class HarnessTcpSocket : public TcpSocketBase
                     const SequenceNumber32& oldHeadSequence,
                     bool receivedData) override;
 };
+
+template <class T>
+Ptr<T>
+HarnessTcpSocket::Create(Ptr<Node> node)
+{
+    Ptr<TcpL4Protocol> tcp = node->GetObject<TcpL4Protocol>();
+    NS_ABORT_MSG_IF(!tcp, "node " << node->GetId() << " has no TCP");
+    TypeIdValue cc;
+    TypeIdValue recovery;
+    TypeIdValue rtt;
+    tcp->GetAttribute("SocketType", cc);
+    tcp->GetAttribute("RecoveryType", recovery);
+    tcp->GetAttribute("RttEstimatorType", rtt);
+    ObjectFactory f;
+    f.SetTypeId(rtt.Get());
+    Ptr<RttEstimator> est = f.Create<RttEstimator>();
+    Ptr<T> s = CreateObject<T>();
+    f.SetTypeId(cc.Get());
+    Ptr<TcpCongestionOps> algo = f.Create<TcpCongestionOps>();
+    f.SetTypeId(recovery.Get());
+    Ptr<TcpRecoveryOps> rec = f.Create<TcpRecoveryOps>();
+    s->SetNode(node);
+    s->SetTcp(tcp);
+    s->SetRtt(est);
+    s->SetCongestionControlAlgorithm(algo);
+    s->SetRecoveryAlgorithm(rec);
+    tcp->AddSocket(s);
+    return s;
+}
 
 } // namespace ns3
 
