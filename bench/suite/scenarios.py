@@ -28,7 +28,7 @@ DRAIN_S = 0.3  # s after the last start before a run stops
 WARMUPS_S = (1.0, 2.0)
 LINK = "1Gbps"  # every link; the buffer and fan-in scale with it (see README)
 LINK_BPS = 1e9
-BASE_RTT_S = 80e-6  # the harness's host-leaf-spine-leaf-host round trip (8 links of 10 us)
+BASE_RTT_S = Scenario().base_rtt  # s: the harness's round trip (the suite keeps its links' delay)
 CDFS = {"websearch": DATA_DIR / "websearch.cdf", "datamining": DATA_DIR / "datamining.cdf"}
 
 # The distribution every scenario is drawn from (ranges inclusive).
