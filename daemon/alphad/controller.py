@@ -108,6 +108,9 @@ class Controller:
         self.scheme_name = scheme
         self.scheme = schemes.get(scheme)(self.ctx, dict(scheme_params or {}))
         self.last: Decision | None = None
+        # (targets, alphas in effect) -> (alpha, k, queues to write) of the last quantization
+        self._quantized: tuple[bytes, bytes, np.ndarray, np.ndarray | None,
+                               np.ndarray] | None = None
 
     @classmethod
     def from_config(cfg_cls, cfg: Config, topo: Topology,
@@ -131,6 +134,23 @@ class Controller:
             interval=cfg.interval,
         )
 
+    def _quantize(self, target: np.ndarray, current: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+        """(alpha, k, managed queues whose alpha changes); the previous interval's answer
+        when neither the targets nor the alphas in effect changed (a pure function)."""
+        key_t, key_c = target.tobytes(), current.tobytes()
+        q = self._quantized
+        if q is not None and q[0] == key_t and q[1] == key_c:
+            return q[2], q[3], q[4]
+        alpha, k = self.quantizer.apply(target, current)
+        m = self._managed_idx
+        idx = m[alpha[m] != current[m]]
+        for a in (alpha, k, idx):  # shared with the next interval's answer: read-only
+            if a is not None:
+                a.flags.writeable = False
+        self._quantized = (key_t, key_c, alpha, k, idx)
+        return alpha, k, idx
+
     def reset(self) -> None:
         """Forget history, e.g. after a reconnection."""
         self.estimator.reset()
@@ -147,9 +167,7 @@ class Controller:
             target = self.scheme(est)
             if not np.isfinite(target).all():  # never a write from NaN/inf: keep the alpha
                 target = np.where(np.isfinite(target), target, current)
-            alpha, k = self.quantizer.apply(target, current)
-            m = self._managed_idx
-            idx = m[alpha[m] != current[m]]
+            alpha, k, idx = self._quantize(target, current)
             changes = Changes(idx, alpha[idx], None if k is None else k[idx])
         self.last = Decision(est, target, alpha, k, changes)
         return changes

@@ -29,7 +29,7 @@ def counter_delta(cur: np.ndarray, prev: np.ndarray) -> tuple[np.ndarray, np.nda
     """
     diff = cur - prev  # modular in uint64: right for a wrap
     down = cur < prev
-    if not down.any():  # the common case: three array operations
+    if not np.count_nonzero(down):  # the common case: three array operations
         return diff.astype(np.float64), down
     reset = down & (prev < _WRAP_GUARD)
     return np.where(reset, cur, diff).astype(np.float64), reset
@@ -97,6 +97,7 @@ class Estimator:
         self._gamma_floor = 1.0 / topo.queues_per_port.astype(np.float64)
         self._managed = classes.prio >= 0
         self._prio_m = classes.prio[self._managed]
+        self._prio_all = np.where(self._managed, classes.prio, classes.n_prio)
         self._group_m = classes.group[self._prio_m]
 
     def reset(self) -> None:
@@ -141,8 +142,8 @@ class Estimator:
         congested = wm >= threshold * self.p.congested_fraction
         congested &= nonempty
 
-        cm = congested[self._managed]
-        n_p = np.bincount(self._prio_m[cm], minlength=self.classes.n_prio).astype(np.float64)
+        P = self.classes.n_prio  # unmanaged queues count in bin P
+        n_p = np.bincount(self._prio_all, weights=congested, minlength=P + 1)[:P]
         np.maximum(n_p, 1.0, out=n_p)
 
         return Estimates(

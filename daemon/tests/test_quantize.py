@@ -48,3 +48,30 @@ def test_k_always_within_bounds(targets: list[float], cur: int, h: float) -> Non
     # never further than 0.5 + h (in log2) from the clamped target
     x = np.clip(np.log2(t), -8, 7)
     assert np.all(np.abs(k - x) <= 0.5 + h + 1e-9)
+
+
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)), min_size=2, max_size=12))
+def test_controller_reuses_a_quantization_only_for_the_same_inputs(steps: list[tuple[int, int]]
+                                                                   ) -> None:
+    """Controller.step skips the quantizer when the targets and the alphas in effect are
+    those of the previous interval; its changes always equal a fresh quantization's."""
+    from conftest import make_sample, make_topology
+
+    from alphad.controller import Controller, build_classes
+
+    topo = make_topology(2, 3)
+    classes = build_classes(topo, [("a", [0, 1], 0.5, None)])  # queue 2 of each port unmanaged
+    ctl = Controller(topo, classes, scheme="dt", quantizer=Quantizer(hysteresis=0.25))
+    targets = [np.full(topo.n, x) for x in (0.3, 1.0, 3.1, 0.5)]
+    currents = [np.full(topo.n, x) for x in (0.5, 1.0, 4.0, 0.125)]
+    ctl.step(make_sample(topo, 0.0, alpha=currents[0]))
+    for i, (ti, ci) in enumerate(steps, start=1):
+        ctl.scheme = lambda est, t=targets[ti]: t.copy()
+        cur = currents[ci].copy()
+        ch = ctl.step(make_sample(topo, 0.1 * i, alpha=cur))
+        alpha, k = ctl.quantizer.apply(targets[ti], cur)
+        m = np.flatnonzero(classes.prio >= 0)
+        idx = m[alpha[m] != cur[m]]
+        assert np.array_equal(ch.idx, idx) and np.array_equal(ch.alpha, alpha[idx])
+        assert np.array_equal(ch.k, k[idx])
+        assert not ctl.last.alpha.flags.writeable  # shared with later intervals

@@ -16,13 +16,16 @@ class SlidingMax:
         self.q: list[deque[tuple[float, float]]] = [deque() for _ in range(n)]
 
     def push(self, t: float, v: np.ndarray) -> np.ndarray:
-        out = np.empty(len(self.q))
-        for c, q in enumerate(self.q):
-            x = float(v[c])
+        return np.array(self.push_list(t, [float(x) for x in v]))
+
+    def push_list(self, t: float, v: list[float]) -> list[float]:
+        """``push`` on plain floats: the window's maximum of each class after adding v."""
+        out = []
+        for x, q in zip(v, self.q, strict=True):
             while q and q[-1][1] <= x:
                 q.pop()
             q.append((t, x))
             while t - q[0][0] > self.window:
                 q.popleft()
-            out[c] = q[0][1]
+            out.append(q[0][1])
         return out

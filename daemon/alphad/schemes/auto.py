@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from operator import sub
 from typing import Any
 
 import numpy as np
@@ -87,6 +88,7 @@ class Auto:
         present = np.unique(self.cls)
         self.starts = np.searchsorted(self.cls, present)
         self.present = present
+        self.every_class = len(present) == self.P
         cap = min(self.p["alpha_cap"], ctx.quantizer.alpha_max)
         low = self._per_class(np.minimum, self.alpha_q[self.idx], np.inf)
         self.low = np.where(np.isfinite(low) & (low > 0), low, 1.0)  # a class's lowest alpha_p
@@ -116,7 +118,7 @@ class Auto:
 
     def _per_class(self, op: np.ufunc, x: np.ndarray, empty: float) -> np.ndarray:
         """op reduced over each class's managed queues (``x`` [..., m] in class order)."""
-        if x.shape[-1] and len(self.present) == self.P:
+        if self.every_class and x.shape[-1]:
             return op.reduceat(x, self.starts, axis=-1)
         out = np.full((*x.shape[:-1], self.P), empty)
         if x.shape[-1]:
@@ -139,7 +141,7 @@ class Auto:
     def __call__(self, est: Estimates) -> np.ndarray:
         p = self.p
         if est.dt > STALE_INTERVALS * self.interval or (
-                est.reset.any() and est.reset[self.managed].any()):
+                np.count_nonzero(est.reset) and np.count_nonzero(est.reset[self.managed])):
             self.reset_state()  # stale or reset counters: no evidence, plain DT
             return self.out.copy()
         self.t += est.dt
@@ -148,42 +150,42 @@ class Auto:
         idx = self.idx
         drop = est.drop_delta[idx]
         level = self.level
-        if not (drop.any() or any(level)):  # nothing lost, nothing raised: DT
+        if not (np.count_nonzero(drop) or any(level)):  # nothing lost, nothing raised: DT
             for row in self.loss:  # in place: also the DT reference while it is the same list
                 row[:] = [x * (1 - w) for x in row]
             return self.out.copy()
         idle = est.rate[idx] < p["idle_util"]
         # Per queue, in class order: drops and offered bytes on idle queues, and on all.
         A = self._sums
-        np.copyto(A[2], drop)
-        np.take(est.tx_delta, idx, out=A[3])
-        A[3] += drop
-        np.multiply(A[2:], idle, out=A[:2])
-        # A port with spare capacity: it sent less than 1 - idle_util of line rate.
-        port_util = np.bincount(self.port, weights=est.rate, minlength=self.n_ports)
-        spare = port_util[self.port_m] < 1.0 - p["idle_util"]
-        # A burst: an idle queue on such a port that lost burst_frac of what it was offered
-        # (and lost something: byte counts are whole, so at least TINY).
+        A[2] = drop
+        np.add(est.tx_delta[idx], drop, out=A[3])
+        np.multiply(A[2:], idle[None, :], out=A[:2])  # [None]: numpy's fast broadcast
+        # A burst: an idle queue that lost burst_frac of what it was offered (and lost
+        # something: byte counts are whole, so at least TINY), on a port with spare
+        # capacity: it sent less than 1 - idle_util of line rate.
         lost = np.multiply(A[3], p["burst_frac"])
-        burst = idle & spare & (drop >= np.maximum(lost, TINY, out=lost))
+        burst = idle & (drop >= np.maximum(lost, TINY, out=lost))
+        if np.count_nonzero(burst):
+            port_util = np.bincount(self.port, weights=est.rate, minlength=self.n_ports)
+            burst &= port_util[self.port_m] < 1.0 - p["idle_util"]
         # Peaks S = wm + drops, and wm alone, of the idle queues and of the bursts.
         M = self._maxs
-        np.take(est.watermark, idx, out=M[3])
+        M[3] = est.watermark[idx]
         np.add(M[3], drop, out=M[2])
-        np.multiply(M[2:], idle, out=M[2:])
-        np.multiply(M[2:], burst, out=M[:2])
+        np.multiply(M[2:], idle[None, :], out=M[2:])
+        np.multiply(M[2:], burst[None, :], out=M[:2])
         d_i, o_i, d_all, o_all = self._per_class(np.add, A, 0.0).tolist()
         S_c, W_c, S_idle, W_idle = self._per_class(np.maximum, M, 0.0).tolist()
         P = self.P
-        now = [[loss_fraction(d_i[c], o_i[c]) for c in range(P)],
-               [loss_fraction(d_all[c] - d_i[c], o_all[c] - o_i[c]) for c in range(P)]]
+        now = [list(map(loss_fraction, d_i, o_i)),
+               list(map(loss_fraction, map(sub, d_all, d_i), map(sub, o_all, o_i)))]
         self.loss = _ewma(self.loss, now, w) if self.seen else now
         self.seen = True
 
         # What the peaks of each class's idle queues needed, lost or not (DT's admission,
         # FB Eq. 6-8), in levels: what keeps a raise.
         free = est.free
-        need_hold = self.need.push(t, [self._level(c, S_idle[c], W_idle[c], free)
+        need_hold = self.need.push_list(t, [self._level(c, S_idle[c], W_idle[c], free)
                                        if S_idle[c] >= MIN_BYTES else 0.0 for c in range(P)])
         bursty = [s > 0 for s in S_c]
         raised = [k > 0 for k in level]
