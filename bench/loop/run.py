@@ -85,6 +85,27 @@ def bench_compute(n: int, scheme: str, reps: int, lossy: float = 0.0) -> dict:
             "p99_us": float(np.percentile(times, 99)) / 1e3}
 
 
+def bench_paired(n: int, reps: int, lossy: float = LOSSY,
+                 configs: tuple[str, ...] = ("dt", "abm", "auto")) -> dict:
+    """The compute step of several schemes on the same telemetry, one interval of each in
+    turn, so that a noisy machine slows all of them alike: medians and ratios to the first."""
+    topo = topology(n)
+    ctls = [Controller(topo, build_classes(topo, PRIOS), scheme=s, quantizer=Quantizer(),
+                       interval=1e-3) for s in configs]
+    ss = samples(topo, reps + 1, lossy=lossy)
+    for c in ctls:
+        c.step(ss[0])
+    times: list[list[int]] = [[] for _ in ctls]
+    for s in ss[1:]:
+        for c, ts in zip(ctls, times, strict=True):
+            t0 = time.perf_counter_ns()
+            c.step(s)
+            ts.append(time.perf_counter_ns() - t0)
+    med = [statistics.median(ts) / 1e3 for ts in times]
+    return {"queues": n, "lossy": lossy, "median_us": dict(zip(configs, med, strict=True)),
+            "ratio": {c: m / med[0] for c, m in zip(configs, med, strict=True)}}
+
+
 def bench_guards(n: int, reps: int, scheme: str = "auto") -> dict:
     """Fail-safe checks and write limiter of one interval, on top of Controller.step."""
     topo = topology(n)
@@ -169,6 +190,15 @@ def main() -> int:
             res["compute"].append(r)
             print(f"{n:>7} {scheme:>14} {lossy:>6.0%} {r['median_us']:>18.1f}"
                   f" {r['p99_us']:>8.1f}")
+    print(f"\n{'queues':>7} {'drops':>6}  compute median us, schemes in turn on the same "
+          "telemetry (ratio to dt)")
+    res["paired"] = []
+    for n in SIZES[:3]:
+        for lossy in (0.0, LOSSY):
+            r = bench_paired(n, a.reps, lossy)
+            res["paired"].append(r)
+            print(f"{n:>7} {lossy:>6.0%}  " + "  ".join(
+                f"{c} {m:.1f} ({r['ratio'][c]:.2f}x)" for c, m in r["median_us"].items()))
     print(f"\n{'queues':>7} {'guards median us':>17} {'p99 us':>8}  (fail-safe checks + "
           "write limiter per interval)")
     res["guards"] = []
