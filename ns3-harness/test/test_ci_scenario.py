@@ -48,7 +48,7 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
 
     with ThreadPoolExecutor(2) as ex:
         done = dict(ex.map(go, specs.items()))
-    return {name: {"m": metrics(load_run(r.out)), "summary": r.summary}
+    return {name: {"m": metrics(load_run(r.out)), "summary": r.summary, "out": r.out}
             for name, r in done.items()}
 
 
@@ -73,6 +73,24 @@ def test_alphad_at_one_rtt_reproduces_the_per_queue_scheme(results: dict[str, di
     cosim = results["alphad"]["summary"]["cosim"]
     assert cosim["intervals"] >= int(0.03 / 80e-6) - 1  # one exchange per RTT
     assert cosim["writes"] > 0
+
+
+def test_cosimulation_logs_every_alpha_it_writes(results: dict[str, dict]) -> None:
+    """alphas.csv holds one row per alpha the co-simulated daemon wrote, in time order, on
+    the simulated switches' queues; exact runs have none."""
+    rows = [line.split(",") for line in
+            (results["alphad"]["out"] / "alphas.csv").read_text().splitlines()]
+    assert rows[0] == ["t_s", "switch", "port", "queue", "alpha"]
+    body = rows[1:]
+    assert len(body) == results["alphad"]["summary"]["cosim"]["writes"] > 0
+    t = [float(r[0]) for r in body]
+    assert t == sorted(t) and 0 < t[0] and t[-1] <= SCENARIO.gen + SCENARIO.drain
+    switches = {sw["name"]: sw["ports"] for sw in results["alphad"]["summary"]["switches"]}
+    for _, sw, port, queue, alpha in body:
+        assert sw in switches and 0 <= int(port) < switches[sw] and 0 <= int(queue) < 8
+        assert float(alpha) > 0
+    assert len({(r[1], r[2], r[3]) for r in body}) > 1
+    assert not (results["abm"]["out"] / "alphas.csv").exists()
 
 
 def test_per_queue_alpha_cannot_reach_exact_abm(results: dict[str, dict]) -> None:

@@ -19,6 +19,7 @@ import os
 import shutil
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Annotated, Any, Literal
@@ -353,12 +354,13 @@ def switch_identity(cfg: SimBackendConfig) -> None:
     return None
 
 
-def cosimulate(session: CosimSession, controllers: dict[str, Any]) -> CosimStats:
+def cosimulate(session: CosimSession, controllers: dict[str, Any],
+               on_write: Callable[[float, str, Changes], None] | None = None) -> CosimStats:
     """Drive every switch of ``session`` with its Controller until the simulation ends.
 
     ``controllers`` maps a switch name to an object with ``step(Sample) ->
     Changes`` (an :class:`alphad.controller.Controller`); switches without one
-    keep their alphas.
+    keep their alphas. ``on_write(t, switch, changes)`` sees every write staged.
     """
     unknown = set(controllers) - set(session.topologies)
     if unknown:
@@ -378,6 +380,8 @@ def cosimulate(session: CosimSession, controllers: dict[str, Any]) -> CosimStats
                 ch = ctrl.step(samples[name])
                 if len(ch):
                     session.stage(name, ch)
+                    if on_write is not None:
+                        on_write(samples[name].t, name, ch)
             t2 = time.perf_counter()
             st.writes += session.answer()
             st.sim_wait_seconds += (t1 - t0) + (time.perf_counter() - t2)

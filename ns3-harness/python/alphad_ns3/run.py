@@ -62,7 +62,7 @@ def run(spec: RunSpec, out: str | Path, program: str | Path | None = None,
     t0 = time.perf_counter()
     with errlog.open("wb") as err:
         if spec.scheme == "alphad":
-            extra = _cosim(spec, argv, err, timeout)
+            extra = _cosim(spec, argv, err, out / "alphas.csv")
         else:
             try:
                 cp = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=err, stderr=err,
@@ -81,18 +81,29 @@ def run(spec: RunSpec, out: str | Path, program: str | Path | None = None,
     return RunResult(spec, out, summary, wall)
 
 
-def _cosim(spec: RunSpec, argv: list[str], err: Any, timeout: float | None) -> dict[str, Any]:
-    """Co-simulate: one unmodified alphad Controller per simulated switch."""
+def _cosim(spec: RunSpec, argv: list[str], err: Any, writes: Path) -> dict[str, Any]:
+    """Co-simulate: one unmodified alphad Controller per simulated switch; every alpha it
+    writes goes to ``writes`` (CSV: t_s, switch, port, queue, alpha)."""
     from alphad.backends.base import FatalBackendError
     from alphad.backends.sim import CosimSession, cosimulate
     from alphad.controller import Controller
 
     cfg = alphad_config(spec.alphad or {})
     try:
-        session = CosimSession(argv, stderr=err)
-        controllers = {name: Controller.from_config(cfg, topo)
-                       for name, topo in session.topologies.items()}
-        stats = cosimulate(session, controllers)
+        with writes.open("w") as log:
+            log.write("t_s,switch,port,queue,alpha\n")
+            session = CosimSession(argv, stderr=err)
+            topos = session.topologies
+
+            def on_write(t: float, switch: str, ch: Any) -> None:
+                topo = topos[switch]
+                log.writelines(f"{t:.6f},{switch},{p},{q},{a!r}\n" for p, q, a in zip(
+                    topo.queue_port[ch.idx].tolist(), topo.queue_index[ch.idx].tolist(),
+                    ch.alpha.tolist(), strict=True))
+
+            controllers = {name: Controller.from_config(cfg, topo)
+                           for name, topo in session.topologies.items()}
+            stats = cosimulate(session, controllers, on_write)
     except FatalBackendError as e:
         err.flush()
         raise RunError(f"co-simulation failed: {e}\n{_tail(Path(err.name))}") from None
