@@ -1,8 +1,9 @@
-"""The scenario suite: ``python -m bench.suite {list,run,report}``.
+"""The scenario suite: ``python -m bench.suite {list,run,report,trace}``.
 
     python -m bench.suite list                       # the scenarios, their half, their traffic
     python -m bench.suite run --half dev --configs abm,auto@100ms,auto@1s --statics
     python -m bench.suite report                     # docs/evaluation.md and its plots
+    python -m bench.suite trace s24 auto@100ms       # the alphas a controller wrote in a run
 
 ``run`` always runs DT (every metric is paired with it). ``--scheduler tcp://host:8786``
 sends the runs to a Dask cluster whose workers share the cache directory
@@ -44,6 +45,11 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("report", help="write docs/evaluation.md and its plots")
     p.add_argument("--results", type=Path, default=RESULTS)
     p.add_argument("--out", type=Path, default=REPO / "docs" / "evaluation.md")
+    t = sub.add_parser("trace", help="the alphas a co-simulated config wrote in one run")
+    t.add_argument("scenario")
+    t.add_argument("config")
+    t.add_argument("--seed", type=int, default=1)
+    t.add_argument("--switch", default="", help="only this switch (leaf0, spine1, ...)")
     a = ap.parse_args(argv)
 
     if a.cmd == "list":
@@ -70,6 +76,15 @@ def main(argv: list[str] | None = None) -> int:
                  cached_only=a.cached_only).run(
             scenarios, configs, seeds, chunk=a.chunk, statics=a.statics)
         print(f"wrote {a.out}")
+        return 0
+    if a.cmd == "trace":
+        from bench.suite.trace import trace
+
+        try:
+            print(trace(a.scenario, a.config, a.seed, a.switch))
+        except ValueError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
         return 0
     from bench.suite.report import write_report
 

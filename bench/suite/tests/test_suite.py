@@ -213,3 +213,49 @@ def test_campaigns_saving_at_once_keep_each_others_rows(tmp_path: Path) -> None:
     a.save()  # and b's row stays too
     rows = json.loads(out.read_text())["rows"]
     assert sorted(rows) == [row_key(s, 1, "dt") for s in ("s00", "s01", "s02")]
+
+
+def test_trace_folds_the_ports_of_a_class_into_one_timeline(tmp_path: Path) -> None:
+    from bench.suite.trace import timeline
+
+    f = tmp_path / "alphas.csv"
+    f.write_text("t_s,switch,port,queue,alpha\n"
+                 "0.1,leaf0,0,2,16.0\n0.1,leaf0,1,2,16.0\n"  # both ports at once: one entry
+                 "0.2,leaf0,1,2,8.0\n"                        # they disagree: a range
+                 "0.3,leaf0,0,2,8.0\n"                        # agree again
+                 "0.3,leaf1,0,5,0.5\n0.4,leaf1,0,5,0.5\n")    # unchanged: no new entry
+    tl = timeline(f)
+    assert tl["leaf0"][2] == [(0.1, "16"), (0.2, "8-16"), (0.3, "8")]
+    assert tl["leaf1"][5] == [(0.3, "0.5")]
+    assert set(timeline(f, switch="leaf1")) == {"leaf1"}
+
+
+def test_trace_reads_what_a_cosimulated_run_wrote(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """A real co-simulated run of the cheapest scenario, shortened, through the suite's cache:
+    ``trace`` prints the alphas its alphas.csv holds; a run that is not cached is an error."""
+    from bench.suite import runs, trace
+
+    if not default_program().is_file():
+        pytest.fail(f"{default_program()} is missing: build it with `make ns3`")
+    short = min(suite(), key=lambda s: s.cost)
+    monkeypatch.setattr(trace, "suite", lambda: [short])
+    monkeypatch.setenv("ALPHAD_SUITE_CACHE", str(tmp_path))
+    assert main(["trace", short.name, "auto@100ms"]) == 2
+    assert "not in the cache" in capsys.readouterr().err
+    cfg = parse_config("auto@100ms")
+    s = spec(short, cfg, 1)
+    s = s.model_copy(update={"scenario": s.scenario.model_copy(update={"gen": 0.5})})
+    monkeypatch.setattr(trace, "spec", lambda *a: s)
+    cache = runs.cache_dir()
+    prog, sim = runs.program_snapshot(cache)
+    execute([s], runs.run_dir(cache, sim, cfg), program=str(prog))
+    rows = (runs.run_dir(cache, sim, cfg) / s.key() / "alphas.csv").read_text().splitlines()
+    assert main(["trace", short.name, "auto@100ms"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{short.name} auto@100ms seed 1: ")
+    assert len(rows) > 1 and "no writes" not in out  # the cheapest scenario bursts early
+    for line in out.splitlines()[1:]:
+        if line != "no writes":
+            assert line.startswith(("leaf", "spine")) and "s " in line
