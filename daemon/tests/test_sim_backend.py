@@ -197,3 +197,34 @@ def test_config_errors_name_the_field() -> None:
     with pytest.raises(ConfigError) as e:
         parse_config(SETTINGS + "backend: {type: sim, switch: ''}\n")
     assert any(x.startswith("backend.switch:") for x in e.value.errors)
+
+
+def test_a_silent_program_is_stopped_at_the_timeout(tmp_path: Path) -> None:
+    """A program that never answers: the session kills it after ``timeout`` and says so,
+    instead of waiting for ever; the process is gone."""
+    import time
+
+    fake = tmp_path / "silent"
+    fake.write_text("#!/bin/sh\nexec sleep 60\n")
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    t0 = time.monotonic()
+    with pytest.raises(FatalBackendError, match=r"no result within 0.5 s"):
+        CosimSession([str(fake)], timeout=0.5)
+    assert time.monotonic() - t0 < 10
+
+
+def test_a_cosimulation_is_stopped_at_the_timeout(program: Path, tmp_path: Path) -> None:
+    """A real co-simulation longer than its timeout: cosimulate fails naming the timeout
+    and the interval it reached; a run within its timeout is not affected."""
+    cfg = parse_config(SETTINGS + "backend: {type: sim}\n")
+    argv = [str(program), "--scheme=external", "--cosim=1", "--cosimInterval=80",
+            *small_args(tmp_path, gen=3.0)]
+    s = CosimSession(argv, stderr=(tmp_path / "stderr.log").open("wb"), timeout=1.5)
+    ctrls = {n: Controller.from_config(cfg, t) for n, t in s.topologies.items()}
+    with pytest.raises(FatalBackendError, match=r"no result within 1.5 s: .* at interval [1-9]"):
+        cosimulate(s, ctrls)
+    assert s.proc.poll() is not None and s.seq > 0
+    ok = CosimSession([str(program), "--scheme=external", "--cosim=1", "--cosimInterval=80",
+                       *small_args(tmp_path / "ok")], timeout=600)
+    st = cosimulate(ok, {n: Controller.from_config(cfg, t) for n, t in ok.topologies.items()})
+    assert st.extra["exit_status"] == 0 and not ok.timed_out

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -99,7 +100,10 @@ class CosimSession:
     """One running ns-3 program and its record stream."""
 
     def __init__(self, argv: list[str], *, stderr: IO[bytes] | int | None = subprocess.DEVNULL,
-                 cwd: str | Path | None = None, expose_occupancy: bool = False) -> None:
+                 cwd: str | Path | None = None, expose_occupancy: bool = False,
+                 timeout: float | None = None) -> None:
+        """``timeout``: seconds of wall time after which the program is killed (the next
+        read then fails, saying so); None waits for ever."""
         self.argv = [str(a) for a in argv]
         self.expose_occupancy = expose_occupancy
         try:
@@ -108,6 +112,13 @@ class CosimSession:
         except OSError as e:
             raise FatalBackendError(f"cannot start {self.argv[0]}: {e}", backend="sim",
                                     op="open") from None
+        self.timeout = timeout
+        self.timed_out = False
+        self._watchdog: threading.Timer | None = None
+        if timeout is not None:
+            self._watchdog = threading.Timer(timeout, self._expire)
+            self._watchdog.daemon = True
+            self._watchdog.start()
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self._in = self.proc.stdout
         self._out = self.proc.stdin
@@ -120,17 +131,30 @@ class CosimSession:
         self._pending: dict[str, Changes] = {}
         self._samples: dict[str, Sample] = {}
         try:
-            self._handshake()
-        except (ValueError, IndexError, OverflowError) as e:  # a malformed record
+            try:
+                self._handshake()
+            except (ValueError, IndexError, OverflowError) as e:  # a malformed record
+                raise FatalBackendError(f"malformed record from the simulation: {e}",
+                                        backend="sim", op="open") from None
+        except BaseException:
+            if self._watchdog is not None:
+                self._watchdog.cancel()
             self.proc.kill()
             self.proc.wait()
-            raise FatalBackendError(f"malformed record from the simulation: {e}",
-                                    backend="sim", op="open") from None
+            raise
+
+    def _expire(self) -> None:
+        self.timed_out = True
+        self.proc.kill()
 
     # -- protocol -----------------------------------------------------------------
     def _line(self) -> list[str]:
         raw = self._in.readline()
         if not raw:
+            if self.timed_out:
+                raise FatalBackendError(f"no result within {self.timeout:g} s: the simulation "
+                                        f"was stopped at interval {self.seq}", backend="sim",
+                                        op="sample")
             rc = self.proc.poll()
             raise FatalBackendError(
                 f"the simulation closed its output (exit status {rc}) at interval {self.seq}",
@@ -271,6 +295,8 @@ class CosimSession:
 
     def close(self, timeout: float = 10.0) -> int | None:
         """Release the simulation (answers a pending interval) and wait for it to exit."""
+        if self._watchdog is not None:
+            self._watchdog.cancel()
         try:
             if not self.finished and not self._answered:
                 self.answer()

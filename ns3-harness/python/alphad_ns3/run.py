@@ -47,7 +47,8 @@ def _tail(path: Path, n: int = 20) -> str:
 
 def run(spec: RunSpec, out: str | Path, program: str | Path | None = None,
         timeout: float | None = None) -> RunResult:
-    """Run ``spec`` with its outputs in ``out`` (created; previous files replaced)."""
+    """Run ``spec`` with its outputs in ``out`` (created; previous files replaced).
+    ``timeout``: seconds of wall time, for exact runs and co-simulations alike."""
     prog = Path(program) if program else default_program()
     if not (prog.is_file() and os.access(prog, os.X_OK)):
         raise RunError(f"{prog}: the ns-3 program is not built (run `make ns3`)")
@@ -62,7 +63,7 @@ def run(spec: RunSpec, out: str | Path, program: str | Path | None = None,
     t0 = time.perf_counter()
     with errlog.open("wb") as err:
         if spec.scheme == "alphad":
-            extra = _cosim(spec, argv, err, out / "alphas.csv")
+            extra = _cosim(spec, argv, err, out / "alphas.csv", timeout)
         else:
             try:
                 cp = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=err, stderr=err,
@@ -81,7 +82,8 @@ def run(spec: RunSpec, out: str | Path, program: str | Path | None = None,
     return RunResult(spec, out, summary, wall)
 
 
-def _cosim(spec: RunSpec, argv: list[str], err: Any, writes: Path) -> dict[str, Any]:
+def _cosim(spec: RunSpec, argv: list[str], err: Any, writes: Path,
+           timeout: float | None) -> dict[str, Any]:
     """Co-simulate: one unmodified alphad Controller per simulated switch; every alpha it
     writes goes to ``writes`` (CSV: t_s, switch, port, queue, alpha)."""
     from alphad.backends.base import FatalBackendError
@@ -92,7 +94,7 @@ def _cosim(spec: RunSpec, argv: list[str], err: Any, writes: Path) -> dict[str, 
     try:
         with writes.open("w") as log:
             log.write("t_s,switch,port,queue,alpha\n")
-            session = CosimSession(argv, stderr=err)
+            session = CosimSession(argv, stderr=err, timeout=timeout)
             topos = session.topologies
 
             def on_write(t: float, switch: str, ch: Any) -> None:
