@@ -19,8 +19,8 @@ bandwidth that no buffer gives it. Per class (level k: alpha = alpha_p 2^k):
    its busy queues (sustained flows) is averaged over ``hold``, and apart over the
    intervals in which no class was raised: what the traffic loses under DT. While any
    class is raised, if a class that is not raised loses ``safety`` times that on its idle
-   queues, or any class does on its busy queues (and at least ``loss_min``), every raised
-   class steps down one level.
+   queues, or any class does on its busy queues (and at least ``loss_min``; on idle
+   queues at least ``idle_loss_min`` too), every raised class steps down one level.
 4. **Fallback**: a gap of more than STALE_INTERVALS intervals between samples, or a counter
    reset, returns every queue to alpha_p and forgets the history. Unmanaged queues are
    never touched.
@@ -48,6 +48,7 @@ DEFAULTS: dict[str, float] = {
     "hold": 2.0,  # s: without bursts this long a raised class steps down one level
     "safety": 2.0,  # factor: others' loss over their level before the raise means harm
     "loss_min": 0.001,  # fraction of bytes: a loss below it is never harm
+    "idle_loss_min": 0.0,  # fraction of bytes: on idle queues, nor a loss below this
 }
 MIN_BYTES = 15_000.0  # bytes (10 MTU) offered below which a loss fraction is unknown
 STALE_INTERVALS = 3.0  # a longer gap between samples is stale telemetry
@@ -194,9 +195,10 @@ class Auto:
             self.base = _ewma(self.base, now, w) if self.base_seen else now
             self.base_seen = True
         else:  # the others' loss on idle queues (short flows), anyone's on busy queues
-            safety, loss_min = p["safety"], p["loss_min"]
-            over = [[lo > safety * ba and lo >= loss_min for lo, ba in zip(lr, br, strict=True)]
-                    for lr, br in zip(self.loss, self.base, strict=True)]
+            safety = p["safety"]
+            floors = (max(p["loss_min"], p["idle_loss_min"]), p["loss_min"])  # idle, busy
+            over = [[lo > safety * ba and lo >= floor for lo, ba in zip(lr, br, strict=True)]
+                    for lr, br, floor in zip(self.loss, self.base, floors, strict=True)]
             if any(o and not r for o, r in zip(over[0], raised, strict=True)) or any(over[1]):
                 for c in range(P):  # the raise costs: back off
                     if raised[c]:
