@@ -13,6 +13,7 @@ sends the runs to a Dask cluster whose workers share the cache directory
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -85,6 +86,8 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as e:
             print(f"error: {e}", file=sys.stderr)
             return 2
+        except BrokenPipeError:  # a reader that stopped early (| head): not an error
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     from bench.suite.report import write_report
 
