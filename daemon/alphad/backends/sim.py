@@ -131,16 +131,15 @@ class CosimSession:
         self._pending: dict[str, Changes] = {}
         self._samples: dict[str, Sample] = {}
         try:
-            try:
-                self._handshake()
-            except (ValueError, IndexError, OverflowError) as e:  # a malformed record
-                raise FatalBackendError(f"malformed record from the simulation: {e}",
-                                        backend="sim", op="open") from None
-        except BaseException:
+            self._handshake()
+        except BaseException as e:  # no session: the program must not outlive it
             if self._watchdog is not None:
                 self._watchdog.cancel()
             self.proc.kill()
             self.proc.wait()
+            if isinstance(e, ValueError | IndexError | OverflowError):  # a malformed record
+                raise FatalBackendError(f"malformed record from the simulation: {e}",
+                                        backend="sim", op="open") from None
             raise
 
     def _expire(self) -> None:

@@ -104,7 +104,7 @@ def _cosim(spec: RunSpec, argv: list[str], err: Any, writes: Path,
                     ch.alpha.tolist(), strict=True))
 
             controllers = {name: Controller.from_config(cfg, topo)
-                           for name, topo in session.topologies.items()}
+                           for name, topo in topos.items()}
             stats = cosimulate(session, controllers, on_write)
     except FatalBackendError as e:
         err.flush()
