@@ -228,3 +228,18 @@ def test_a_cosimulation_is_stopped_at_the_timeout(program: Path, tmp_path: Path)
                        *small_args(tmp_path / "ok")], timeout=600)
     st = cosimulate(ok, {n: Controller.from_config(cfg, t) for n, t in ok.topologies.items()})
     assert st.extra["exit_status"] == 0 and not ok.timed_out
+
+
+def test_a_malformed_handshake_stops_the_program(tmp_path: Path) -> None:
+    """A SWITCH record with a port count that is not a number: the session says the record
+    is malformed and the program does not outlive it."""
+    pidfile = tmp_path / "pid"
+    fake = tmp_path / "garbled"
+    fake.write_text(f"#!/bin/sh\necho $$ > {pidfile}\necho 'HELLO alphad-ns3-cosim 1'\n"
+                    "echo 'SWITCH leaf0 many 8 1000'\nexec sleep 60\n")
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    with pytest.raises(FatalBackendError, match="malformed record from the simulation"):
+        CosimSession([str(fake)], timeout=30)
+    pid = int(pidfile.read_text())
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # killed and reaped
