@@ -18,14 +18,16 @@ DT = 0.1  # the interval of these tests, s
 
 
 class Switch:
-    """Feeds `auto` one interval at a time: per queue, bytes sent, bytes dropped, peak."""
+    """Feeds `auto` (or ``scheme``) one interval at a time: per queue, bytes sent and
+    dropped, and its peak."""
 
     def __init__(self, prios, interval: float = DT, ports: int = 2, queues: int = 2,
-                 buffer_bytes: float = 1e6, **params):  # type: ignore[no-untyped-def]
+                 buffer_bytes: float = 1e6, scheme: str = "auto",
+                 **params):  # type: ignore[no-untyped-def]
         self.topo = make_topology(ports, queues, buffer_bytes=buffer_bytes)
         self.cl = build_classes(self.topo, prios)
         ctx = schemes.SchemeContext(self.topo, self.cl, Quantizer(), interval)
-        self.sch = schemes.get("auto")(ctx, params)
+        self.sch = schemes.get(scheme)(ctx, params)
         self.est = Estimator(self.topo, self.cl)
         self.t = 0.0
         self.tx = np.zeros(self.topo.n, dtype=np.uint64)

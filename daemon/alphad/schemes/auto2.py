@@ -1,0 +1,235 @@
+"""A candidate for the default, under design: `auto` with raises of at most
+``raise_step`` levels and the other classes' loss pooled before it is judged as harm.
+
+Every interval each managed queue is *idle* (it sent less than ``idle_util`` of line rate)
+or *busy*. An idle queue that dropped at least ``burst_frac`` of the bytes offered to it,
+on a port with at least ``idle_util`` of line rate to spare, was hit by a burst: sustained
+flows keep their queue busy, TCP loses a far smaller share of a window than a synchronised
+burst that overflows a threshold does, and a queue starved by a saturated port loses to
+bandwidth that no buffer gives it. Per class (level k: alpha = alpha_p 2^k):
+
+1. **Raise** a class with a burst to the level its biggest burst needed, at least one
+   more and at most ``raise_step`` more, never above ``alpha_cap``: a burst of S = peak +
+   drops beside the rest of the pool (free buffer F at the pool's peak, plus the queue's
+   own peak) is admitted while S < alpha (F - S), so it needed ``margin`` S / (F - S)
+   (ABM Eq. 5; FB Eq. 6-8).
+2. **Decay**: a class without a burst for ``hold`` seconds steps down one level per
+   ``hold``, unless the peaks of its idle queues in the last ``hold`` (lost or not)
+   still needed the level by the same rule.
+3. **Safety**: the bytes each class drops and is offered on its idle queues (short flows,
+   bursts) and on its busy queues (sustained flows) are averaged over ``hold``, and apart
+   over the intervals in which no class was raised: what the traffic loses under DT.
+   While any class is raised, if the classes that are not raised, pooled, lose
+   ``safety`` times that on their idle queues (and at least ``idle_loss_min``), or all
+   classes pooled do on their busy queues (and at least ``loss_min``), every raised
+   class steps down one level.
+4. **Fallback**: a gap of more than STALE_INTERVALS intervals between samples, or a counter
+   reset, returns every queue to alpha_p and forgets the history. Unmanaged queues are
+   never touched.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from operator import sub
+from typing import Any
+
+import numpy as np
+
+from alphad.estimate import Estimates
+from alphad.schemes._base import SchemeContext, numeric_params, register
+from alphad.schemes._window import SlidingMax
+
+DEFAULTS: dict[str, float] = {
+    "idle_util": 0.1,  # fraction of line rate: a queue sending less is idle, a port not
+    # sparing that much is saturated
+    "burst_frac": 0.02,  # fraction of its bytes an idle queue drops when a burst overflows it
+    "margin": 1.25,  # factor over the alpha a burst needed (FB Eq. 8 transient)
+    "alpha_cap": 16.0,  # highest alpha a raise reaches
+    "hold": 2.0,  # s: without bursts this long a raised class steps down one level
+    "safety": 2.0,  # factor: others' loss over their level before the raise means harm
+    "loss_min": 0.001,  # fraction of bytes: a loss below it is never harm
+    "idle_loss_min": 0.02,  # fraction of bytes: on idle queues, nor a loss below this
+    "raise_step": 2.0,  # levels (factors of 2) one raise adds at most
+}
+MIN_BYTES = 15_000.0  # bytes (10 MTU) offered below which a loss fraction is unknown
+STALE_INTERVALS = 3.0  # a longer gap between samples is stale telemetry
+TINY = 1e-9  # keeps divisions and logarithms finite
+
+
+def loss_fraction(drop: float, offered: float) -> float:
+    """Dropped over offered bytes; 0 where too little was offered to tell."""
+    return drop / max(offered, 1.0) if offered >= MIN_BYTES else 0.0
+
+
+class Auto2:
+    name = "auto2"
+
+    def __init__(self, ctx: SchemeContext, p: Mapping[str, float]) -> None:
+        self.p = {**DEFAULTS, **p}
+        self.interval = ctx.interval
+        self.B = float(ctx.topo.buffer_bytes)
+        self.alpha_q = ctx.alpha_q.copy()
+        cl = ctx.classes
+        self.P = cl.n_prio
+        self.managed = cl.prio >= 0
+        # Managed queues ordered by class: per-class sums and maxima are reduceat's.
+        self.idx = np.flatnonzero(self.managed)
+        self.idx = self.idx[np.argsort(cl.prio[self.idx], kind="stable")]
+        self.port = ctx.topo.queue_port
+        self.port_m = self.port[self.idx]
+        self.n_ports = ctx.topo.n_ports
+        self._sums = np.empty((4, len(self.idx)))  # per-interval scratch, class order
+        self._maxs = np.empty((4, len(self.idx)))
+        self.cls = cl.prio[self.idx]
+        present = np.unique(self.cls)
+        self.starts = np.searchsorted(self.cls, present)
+        self.present = present
+        self.every_class = len(present) == self.P
+        cap = min(self.p["alpha_cap"], ctx.quantizer.alpha_max)
+        low = self._per_class(np.minimum, self.alpha_q[self.idx], np.inf)
+        self.low = np.where(np.isfinite(low) & (low > 0), low, 1.0)  # a class's lowest alpha_p
+        self.max_level = np.maximum(np.floor(np.log2(cap / self.low)), 0).tolist()
+        self.low = self.low.tolist()
+        # Each queue's class, unmanaged queues last: where its level's factor is read.
+        self.cls_q = np.where(self.managed, cl.prio, self.P)
+        self.hold = max(self.p["hold"], self.interval)
+        self.reset_state()
+
+    def reset_state(self) -> None:
+        P = self.P
+        self.t = 0.0
+        self.level = [0.0] * P
+        self.last_burst = [-math.inf] * P  # last interval with a burst's loss
+        self.last_step = [-math.inf] * P  # last raise or decay step
+        self.need = SlidingMax(P, self.hold)  # level the bursts' peaks needed
+        self.loss = np.zeros((2, 2, P))  # bytes dropped, offered on idle, busy (EWMA, hold)
+        self.base = np.zeros((2, 2, P))  # ... averaged over the intervals run as DT
+        self.seen = self.base_seen = False
+        self._set_out()
+
+    def _set_out(self) -> None:
+        """The alphas of the current levels: alpha_p 2^level, unmanaged queues untouched."""
+        factor = np.array([2.0 ** k for k in self.level] + [1.0])
+        self.out = self.alpha_q * factor[self.cls_q]
+
+    def _per_class(self, op: np.ufunc, x: np.ndarray, empty: float) -> np.ndarray:
+        """op reduced over each class's managed queues (``x`` [..., m] in class order)."""
+        if self.every_class and x.shape[-1]:
+            return op.reduceat(x, self.starts, axis=-1)
+        out = np.full((*x.shape[:-1], self.P), empty)
+        if x.shape[-1]:
+            out[..., self.present] = op.reduceat(x, self.starts, axis=-1)
+        return out
+
+    def _level(self, c: int, S: float, W: float, free: float) -> float:
+        """The level that admits a burst of S beside a pool with ``free`` bytes at its peak,
+        of which the burst's queue held W: S_m / (F + W - S_m) with S_m = margin S (DT's
+        admission rule, FB Eq. 6-8), rounded up to a power of two of the class's alpha;
+        the cap where no alpha admits it."""
+        Sm = S * self.p["margin"]
+        room = min(free + W, self.B) - Sm
+        top = self.max_level[c]
+        if not room > 0:
+            return top
+        k = float(math.ceil(math.log2(max(Sm / max(room, TINY), TINY) / self.low[c])))
+        return min(max(k, 0.0), top)
+
+    def __call__(self, est: Estimates) -> np.ndarray:
+        p = self.p
+        if est.dt > STALE_INTERVALS * self.interval or (
+                np.count_nonzero(est.reset) and np.count_nonzero(est.reset[self.managed])):
+            self.reset_state()  # stale or reset counters: no evidence, plain DT
+            return self.out.copy()
+        self.t += est.dt
+        t = self.t
+        w = min(est.dt / self.hold, 1.0)
+        idx = self.idx
+        drop = est.drop_delta[idx]
+        level = self.level
+        if not (np.count_nonzero(drop) or any(level)):  # nothing lost, nothing raised: DT
+            self.loss *= 1 - w
+            if self.base_seen:
+                self.base *= 1 - w
+            return self.out.copy()
+        idle = est.rate[idx] < p["idle_util"]
+        # Per queue, in class order: drops and offered bytes on idle queues, and on all.
+        A = self._sums
+        A[2] = drop
+        np.add(est.tx_delta[idx], drop, out=A[3])
+        np.multiply(A[2:], idle[None, :], out=A[:2])  # [None]: numpy's fast broadcast
+        # A burst: an idle queue that lost burst_frac of what it was offered (and lost
+        # something: byte counts are whole, so at least TINY), on a port with spare
+        # capacity: it sent less than 1 - idle_util of line rate.
+        lost = np.multiply(A[3], p["burst_frac"])
+        burst = idle & (drop >= np.maximum(lost, TINY, out=lost))
+        if np.count_nonzero(burst):
+            port_util = np.bincount(self.port, weights=est.rate, minlength=self.n_ports)
+            burst &= port_util[self.port_m] < 1.0 - p["idle_util"]
+        # Peaks S = wm + drops, and wm alone, of the idle queues and of the bursts.
+        M = self._maxs
+        M[3] = est.watermark[idx]
+        np.add(M[3], drop, out=M[2])
+        np.multiply(M[2:], idle[None, :], out=M[2:])
+        np.multiply(M[2:], burst[None, :], out=M[:2])
+        d_i, o_i, d_all, o_all = self._per_class(np.add, A, 0.0).tolist()
+        S_c, W_c, S_idle, W_idle = self._per_class(np.maximum, M, 0.0).tolist()
+        P = self.P
+        now = np.array([[d_i, list(map(sub, d_all, d_i))], [o_i, list(map(sub, o_all, o_i))]])
+        self.loss = self.loss + w * (now - self.loss) if self.seen else now
+        self.seen = True
+
+        # What the peaks of each class's idle queues needed, lost or not (DT's admission,
+        # FB Eq. 6-8), in levels: what keeps a raise.
+        free = est.free
+        need_hold = self.need.push_list(t, [self._level(c, S_idle[c], W_idle[c], free)
+                                       if S_idle[c] >= MIN_BYTES else 0.0 for c in range(P)])
+        bursty = [s > 0 for s in S_c]
+        raised = [k > 0 for k in level]
+        changed = False
+        if not any(raised):  # what the traffic loses under DT: averaged while DT runs
+            self.base = self.base + w * (now - self.base) if self.base_seen else now
+            self.base_seen = True
+        else:  # the others' loss on idle queues (short flows), everyone's on busy queues
+            others = [not r for r in raised]
+            idle_lo, idle_ba = (loss_fraction(*x[:, 0, others].sum(axis=-1))
+                                for x in (self.loss, self.base))
+            busy_lo, busy_ba = (loss_fraction(*x[:, 1].sum(axis=-1))
+                                for x in (self.loss, self.base))
+            safety = p["safety"]
+            if ((idle_lo > safety * idle_ba and idle_lo >= max(p["loss_min"], p["idle_loss_min"]))
+                    or (busy_lo > safety * busy_ba and busy_lo >= p["loss_min"])):
+                for c in range(P):  # the raise costs: back off
+                    if raised[c]:
+                        level[c] = max(level[c] - 1, 0.0)
+                        self.last_step[c] = t
+                bursty = [False] * P
+                changed = True
+
+        for c in range(P):
+            if bursty[c]:
+                self.last_burst[c] = t
+                top = self.max_level[c]
+                if level[c] < top:  # raise to what its biggest burst needed
+                    need = self._level(c, S_c[c], W_c[c], free)
+                    level[c] = min(max(level[c] + 1, min(need, level[c] + p["raise_step"])), top)
+                    self.last_step[c] = t
+                    changed = True
+            if (level[c] > 0 and need_hold[c] < level[c] and t - self.last_burst[c] >= self.hold
+                    and t - self.last_step[c] >= self.hold):
+                level[c] -= 1
+                self.last_step[c] = t
+                changed = True
+        if changed:
+            self._set_out()
+        return self.out.copy()
+
+
+@register("auto2")
+def make(ctx: SchemeContext, params: Mapping[str, Any]) -> Auto2:
+    p = numeric_params("auto2", params, DEFAULTS, positive=(
+        "idle_util", "margin", "alpha_cap", "hold", "safety", "raise_step"))
+    if math.isinf(p.get("alpha_cap", 1.0)):
+        raise ValueError("scheme auto2: alpha_cap must be finite")
+    return Auto2(ctx, p)

@@ -1,0 +1,57 @@
+"""The candidate `auto2`: the rules where it differs from `auto`, on hand-made intervals."""
+
+from __future__ import annotations
+
+from test_auto import Switch, burst
+
+
+def two_classes(**params):  # type: ignore[no-untyped-def]
+    # queues 0, 2: class "web" (port 0 and 1, queue 0); 1, 3: class "query"
+    return Switch([("web", [0], 0.5, None), ("query", [1], 0.5, None)], scheme="auto2", **params)
+
+
+def test_a_raise_adds_at_most_raise_step_levels() -> None:
+    sw = two_classes(raise_step=2)
+    # no alpha admits 1.25 S >= B: `auto` goes to the cap (16); here two levels a raise
+    assert sw.step(**burst(1, size=400_000, dropped=400_000))[1] == 2.0
+    assert sw.step(**burst(1, size=400_000, dropped=400_000))[1] == 8.0
+    assert sw.step(**burst(1, size=400_000, dropped=400_000))[1] == 16.0
+    one = two_classes(raise_step=1)
+    assert one.step(**burst(1, size=400_000, dropped=400_000))[1] == 1.0
+    # what the burst needed is still the target when it is within the step
+    assert two_classes(raise_step=2).step(**burst(1))[1] == 1.0
+
+
+def test_a_short_flow_loss_below_the_idle_floor_is_not_harm() -> None:
+    def run(scheme: str, **params) -> float:  # type: ignore[no-untyped-def]
+        sw = Switch([("web", [0], 0.5, None), ("query", [1], 0.5, None)], scheme=scheme,
+                    hold=0.3, **params)
+        for _ in range(5):  # under DT the web class's idle queue loses nothing
+            sw.step(util={0: 0.05})
+        assert sw.step(**burst(1))[1] == 1.0
+        for _ in range(4):  # the raise holds; web's short flows lose 1.5% (93.75 of 6250 kB)
+            out = sw.step(util={0: 0.05, 1: 0.005}, drops={0: 93_750}, peak={1: 350_000})
+        return float(out[1])
+
+    assert run("auto2") == 1.0  # below the 2% floor: not harm
+    assert run("auto2", idle_loss_min=0.005) == 0.5
+    assert run("auto") == 0.5  # `auto`'s floor on idle queues is loss_min, 0.1%
+
+
+def test_the_others_loss_is_pooled_across_classes() -> None:
+    prios = [("web", [0], 0.5, None), ("query", [1], 0.5, None), ("bulk", [2], 0.5, None)]
+
+    def run(scheme: str) -> float:
+        sw = Switch(prios, queues=3, scheme=scheme, hold=0.3)
+        busy = {3: 0.4, 5: 0.4}  # port 1: web and bulk
+        for _ in range(5):  # under DT both classes' long flows lose 0.1%
+            sw.step(util=busy, drops={3: 50_000, 5: 50_000})
+        assert sw.step(util={**busy, 1: 0.005}, drops={3: 50_000, 5: 50_000, 1: 50_000},
+                       peak={1: 200_000})[1] == 1.0
+        # web loses 0.35% while bulk loses none: pooled, 0.175%, under twice DT's 0.1%
+        for _ in range(4):
+            out = sw.step(util={**busy, 1: 0.005}, drops={3: 175_000}, peak={1: 350_000})
+        return float(out[1])
+
+    assert run("auto") == 0.5  # judged class by class, web's loss backs the raise off
+    assert run("auto2") == 1.0
