@@ -31,7 +31,7 @@ bandwidth that no buffer gives it. Per class (level k: alpha = alpha_p 2^k):
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from operator import sub
 from typing import Any
 
@@ -61,6 +61,19 @@ TINY = 1e-9  # keeps divisions and logarithms finite
 def loss_fraction(drop: float, offered: float) -> float:
     """Dropped over offered bytes; 0 where too little was offered to tell."""
     return drop / max(offered, 1.0) if offered >= MIN_BYTES else 0.0
+
+
+def _ewma(avg: list[list[float]], now: list[list[float]], w: float) -> list[list[float]]:
+    """avg moved by w towards now, element by element (new lists)."""
+    return [[x + w * (y - x) for x, y in zip(a, n, strict=True)]
+            for a, n in zip(avg, now, strict=True)]
+
+
+def _pooled(x: list[list[float]], row: int, classes: Iterable[int]) -> float:
+    """The loss fraction of ``classes`` together: their drops (row) over their offered bytes
+    (row + 2)."""
+    cs = list(classes)
+    return loss_fraction(sum(x[row][c] for c in cs), sum(x[row + 2][c] for c in cs))
 
 
 class Auto2:
@@ -104,8 +117,9 @@ class Auto2:
         self.last_burst = [-math.inf] * P  # last interval with a burst's loss
         self.last_step = [-math.inf] * P  # last raise or decay step
         self.need = SlidingMax(P, self.hold)  # level the bursts' peaks needed
-        self.loss = np.zeros((2, 2, P))  # bytes dropped, offered on idle, busy (EWMA, hold)
-        self.base = np.zeros((2, 2, P))  # ... averaged over the intervals run as DT
+        # Bytes dropped on idle, on busy queues, offered on idle, on busy (EWMA over hold).
+        self.loss = [[0.0] * P for _ in range(4)]
+        self.base = [[0.0] * P for _ in range(4)]  # ... averaged over the intervals run as DT
         self.seen = self.base_seen = False
         self._set_out()
 
@@ -149,9 +163,10 @@ class Auto2:
         drop = est.drop_delta[idx]
         level = self.level
         if not (np.count_nonzero(drop) or any(level)):  # nothing lost, nothing raised: DT
-            self.loss *= 1 - w
+            k = 1 - w
+            self.loss = [[x * k for x in row] for row in self.loss]
             if self.base_seen:
-                self.base *= 1 - w
+                self.base = [[x * k for x in row] for row in self.base]
             return self.out.copy()
         idle = est.rate[idx] < p["idle_util"]
         # Per queue, in class order: drops and offered bytes on idle queues, and on all.
@@ -176,8 +191,8 @@ class Auto2:
         d_i, o_i, d_all, o_all = self._per_class(np.add, A, 0.0).tolist()
         S_c, W_c, S_idle, W_idle = self._per_class(np.maximum, M, 0.0).tolist()
         P = self.P
-        now = np.array([[d_i, list(map(sub, d_all, d_i))], [o_i, list(map(sub, o_all, o_i))]])
-        self.loss = self.loss + w * (now - self.loss) if self.seen else now
+        now = [d_i, list(map(sub, d_all, d_i)), o_i, list(map(sub, o_all, o_i))]
+        self.loss = _ewma(self.loss, now, w) if self.seen else now
         self.seen = True
 
         # What the peaks of each class's idle queues needed, lost or not (DT's admission,
@@ -189,14 +204,12 @@ class Auto2:
         raised = [k > 0 for k in level]
         changed = False
         if not any(raised):  # what the traffic loses under DT: averaged while DT runs
-            self.base = self.base + w * (now - self.base) if self.base_seen else now
+            self.base = _ewma(self.base, now, w) if self.base_seen else now
             self.base_seen = True
         else:  # the others' loss on idle queues (short flows), everyone's on busy queues
-            others = [not r for r in raised]
-            idle_lo, idle_ba = (loss_fraction(*x[:, 0, others].sum(axis=-1))
-                                for x in (self.loss, self.base))
-            busy_lo, busy_ba = (loss_fraction(*x[:, 1].sum(axis=-1))
-                                for x in (self.loss, self.base))
+            others = [c for c in range(P) if not raised[c]]
+            idle_lo, idle_ba = (_pooled(x, 0, others) for x in (self.loss, self.base))
+            busy_lo, busy_ba = (_pooled(x, 1, range(P)) for x in (self.loss, self.base))
             safety = p["safety"]
             if ((idle_lo > safety * idle_ba and idle_lo >= max(p["loss_min"], p["idle_loss_min"]))
                     or (busy_lo > safety * busy_ba and busy_lo >= p["loss_min"])):
