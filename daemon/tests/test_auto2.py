@@ -55,3 +55,16 @@ def test_the_others_loss_is_pooled_across_classes() -> None:
 
     assert run("auto") == 0.5  # judged class by class, web's loss backs the raise off
     assert run("auto2") == 1.0
+
+
+def test_loss_every_class_sees_is_no_class_burst() -> None:
+    def run(web_drop: float, **params) -> list[float]:  # type: ignore[no-untyped-def]
+        sw = two_classes(**params)
+        # both classes' idle queues lose: query 50 of 625 kB (8%), web web_drop of 625 kB
+        out = sw.step(util={1: 0.005, 2: 0.005}, drops={1: 50_000, 2: web_drop},
+                      peak={1: 200_000, 2: 200_000})
+        return [float(out[1]), float(out[2])]
+
+    assert run(50_000) == [0.5, 0.5]  # the same share: neither class is raised
+    assert run(20_000) == [1.0, 0.5]  # query loses 2.5x web's 3.2%: query is raised
+    assert run(50_000, contrast=1.0) == [1.0, 1.0]  # contrast 1: any burst counts

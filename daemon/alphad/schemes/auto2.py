@@ -6,7 +6,9 @@ or *busy*. An idle queue that dropped at least ``burst_frac`` of the bytes offer
 on a port with at least ``idle_util`` of line rate to spare, was hit by a burst: sustained
 flows keep their queue busy, TCP loses a far smaller share of a window than a synchronised
 burst that overflows a threshold does, and a queue starved by a saturated port loses to
-bandwidth that no buffer gives it. Per class (level k: alpha = alpha_p 2^k):
+bandwidth that no buffer gives it. A class's bursts count only when they lose
+``contrast`` times the share the other classes' idle queues lose together: loss that
+every class sees is no one's burst. Per class (level k: alpha = alpha_p 2^k):
 
 1. **Raise** a class with a burst to the level its biggest burst needed, at least one
    more and at most ``raise_step`` more, never above ``alpha_cap``: a burst of S = peak +
@@ -52,6 +54,7 @@ DEFAULTS: dict[str, float] = {
     "loss_min": 0.001,  # fraction of bytes: a loss below it is never harm
     "idle_loss_min": 0.02,  # fraction of bytes: on idle queues, nor a loss below this
     "raise_step": 2.0,  # levels (factors of 2) one raise adds at most
+    "contrast": 2.0,  # factor: a class's bursts over the others' idle loss that counts
 }
 MIN_BYTES = 15_000.0  # bytes (10 MTU) offered below which a loss fraction is unknown
 STALE_INTERVALS = 3.0  # a longer gap between samples is stale telemetry
@@ -93,7 +96,7 @@ class Auto2:
         self.port = ctx.topo.queue_port
         self.port_m = self.port[self.idx]
         self.n_ports = ctx.topo.n_ports
-        self._sums = np.empty((4, len(self.idx)))  # per-interval scratch, class order
+        self._sums = np.empty((6, len(self.idx)))  # per-interval scratch, class order
         self._maxs = np.empty((4, len(self.idx)))
         self.cls = cl.prio[self.idx]
         present = np.unique(self.cls)
@@ -173,7 +176,7 @@ class Auto2:
         A = self._sums
         A[2] = drop
         np.add(est.tx_delta[idx], drop, out=A[3])
-        np.multiply(A[2:], idle[None, :], out=A[:2])  # [None]: numpy's fast broadcast
+        np.multiply(A[2:4], idle[None, :], out=A[:2])  # [None]: numpy's fast broadcast
         # A burst: an idle queue that lost burst_frac of what it was offered (and lost
         # something: byte counts are whole, so at least TINY), on a port with spare
         # capacity: it sent less than 1 - idle_util of line rate.
@@ -182,13 +185,14 @@ class Auto2:
         if np.count_nonzero(burst):
             port_util = np.bincount(self.port, weights=est.rate, minlength=self.n_ports)
             burst &= port_util[self.port_m] < 1.0 - p["idle_util"]
+        np.multiply(A[2:4], burst[None, :], out=A[4:])  # drops, offered on the bursts
         # Peaks S = wm + drops, and wm alone, of the idle queues and of the bursts.
         M = self._maxs
         M[3] = est.watermark[idx]
         np.add(M[3], drop, out=M[2])
         np.multiply(M[2:], idle[None, :], out=M[2:])
         np.multiply(M[2:], burst[None, :], out=M[:2])
-        d_i, o_i, d_all, o_all = self._per_class(np.add, A, 0.0).tolist()
+        d_i, o_i, d_all, o_all, d_b, o_b = self._per_class(np.add, A, 0.0).tolist()
         S_c, W_c, S_idle, W_idle = self._per_class(np.maximum, M, 0.0).tolist()
         P = self.P
         now = [d_i, list(map(sub, d_all, d_i)), o_i, list(map(sub, o_all, o_i))]
@@ -200,7 +204,10 @@ class Auto2:
         free = est.free
         need_hold = self.need.push_list(t, [self._level(c, S_idle[c], W_idle[c], free)
                                        if S_idle[c] >= MIN_BYTES else 0.0 for c in range(P)])
-        bursty = [s > 0 for s in S_c]
+        # Bursts that lose disproportionately: contrast times the others' idle queues.
+        sd, so, contrast = sum(d_i), sum(o_i), p["contrast"]
+        bursty = [s > 0 and loss_fraction(db, ob) >= contrast * loss_fraction(sd - d, so - o)
+                  for s, db, ob, d, o in zip(S_c, d_b, o_b, d_i, o_i, strict=True)]
         raised = [k > 0 for k in level]
         changed = False
         if not any(raised):  # what the traffic loses under DT: averaged while DT runs
