@@ -68,3 +68,20 @@ def test_loss_every_class_sees_is_no_class_burst() -> None:
     assert run(50_000) == [0.5, 0.5]  # the same share: neither class is raised
     assert run(20_000) == [1.0, 0.5]  # query loses 2.5x web's 3.2%: query is raised
     assert run(50_000, contrast=1.0) == [1.0, 1.0]  # contrast 1: any burst counts
+
+
+def test_the_raised_class_own_long_flows_are_not_the_others_harm() -> None:
+    def run(lossy: int) -> float:
+        sw = two_classes(hold=0.3)
+        busy = {0: 0.4, 3: 0.4}  # web's long flows on port 0, query's on port 1
+        for _ in range(5):  # under DT both lose 0.1% of 50 MB
+            sw.step(util=busy, drops={0: 50_000, 3: 50_000})
+        assert sw.step(util={**busy, 1: 0.005}, drops={0: 50_000, 3: 50_000, 1: 50_000},
+                       peak={1: 200_000})[1] == 1.0
+        for _ in range(4):  # now queue `lossy` loses 0.5%
+            out = sw.step(util={**busy, 1: 0.005}, drops={0: 50_000, 3: 50_000, lossy: 250_000},
+                          peak={1: 350_000})
+        return float(out[1])
+
+    assert run(3) == 1.0  # the raised query class's own long flows: not harm
+    assert run(0) == 0.5  # web's long flows: harm, the raise backs off

@@ -22,9 +22,8 @@ every class sees is no one's burst. Per class (level k: alpha = alpha_p 2^k):
    bursts) and on its busy queues (sustained flows) are averaged over ``hold``, and apart
    over the intervals in which no class was raised: what the traffic loses under DT.
    While any class is raised, if the classes that are not raised, pooled, lose
-   ``safety`` times that on their idle queues (and at least ``idle_loss_min``), or all
-   classes pooled do on their busy queues (and at least ``loss_min``), every raised
-   class steps down one level.
+   ``safety`` times that on their idle queues (and at least ``idle_loss_min``) or on
+   their busy queues (and at least ``loss_min``), every raised class steps down one level.
 4. **Fallback**: a gap of more than STALE_INTERVALS intervals between samples, or a counter
    reset, returns every queue to alpha_p and forgets the history. Unmanaged queues are
    never touched.
@@ -213,10 +212,10 @@ class Auto2:
         if not any(raised):  # what the traffic loses under DT: averaged while DT runs
             self.base = _ewma(self.base, now, w) if self.base_seen else now
             self.base_seen = True
-        else:  # the others' loss on idle queues (short flows), everyone's on busy queues
+        else:  # the others' loss on idle queues (short flows) and on busy queues
             others = [c for c in range(P) if not raised[c]]
             idle_lo, idle_ba = (_pooled(x, 0, others) for x in (self.loss, self.base))
-            busy_lo, busy_ba = (_pooled(x, 1, range(P)) for x in (self.loss, self.base))
+            busy_lo, busy_ba = (_pooled(x, 1, others) for x in (self.loss, self.base))
             safety = p["safety"]
             if ((idle_lo > safety * idle_ba and idle_lo >= max(p["loss_min"], p["idle_loss_min"]))
                     or (busy_lo > safety * busy_ba and busy_lo >= p["loss_min"])):
