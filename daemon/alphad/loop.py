@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from alphad._wake import hangups, pipe, wake
 from alphad.backends.base import Backend, BackendError, FatalBackendError
 from alphad.baseline import BaselineError, check_overrides, describe
 from alphad.config import Config
@@ -136,7 +137,7 @@ class Daemon:
     def _poke(self) -> None:
         w = self._wake
         if w is not None:
-            _write(w[1])
+            wake(w[1])
 
     def _sleep(self, seconds: float) -> bool:
         """Wait up to ``seconds``; True once a stop is requested."""
@@ -444,16 +445,16 @@ class Daemon:
         wake the loop; SIGHUP wakes a thread that re-reads the files."""
         if threading.current_thread() is not threading.main_thread():
             return {}
-        self._wake = _pipe()
+        self._wake = pipe()
         old = {}
         for sig in (signal.SIGINT, signal.SIGTERM):
             old[sig] = signal.signal(sig, self._on_signal)
         if self.on_hangup is not None:
-            hup_r, self._hup_w = _pipe(blocking_read=True)
-            threading.Thread(target=_hangups, args=(hup_r, self.on_hangup),
+            hup_r, self._hup_w = pipe(blocking_read=True)
+            threading.Thread(target=hangups, args=(hup_r, self.on_hangup),
                              name="alphad-sighup", daemon=True).start()
             hup_w = self._hup_w
-            old[signal.SIGHUP] = signal.signal(signal.SIGHUP, lambda _s, _f: _write(hup_w))
+            old[signal.SIGHUP] = signal.signal(signal.SIGHUP, lambda _s, _f: wake(hup_w))
         return old
 
     def _restore_signals(self, old: dict[int, Any]) -> None:
@@ -464,33 +465,6 @@ class Daemon:
         for fd in fds:
             if fd >= 0:
                 os.close(fd)  # the SIGHUP thread sees end-of-file and ends
-
-
-def _pipe(blocking_read: bool = False) -> tuple[int, int]:
-    r, w = os.pipe()
-    os.set_blocking(r, blocking_read)
-    os.set_blocking(w, False)
-    return r, w
-
-
-def _write(fd: int) -> None:
-    """One byte down a wake pipe; safe in a signal handler (no lock)."""
-    try:
-        os.write(fd, b"\0")
-    except OSError:
-        pass  # full (the reader is awake already) or closed (the run is over)
-
-
-def _hangups(fd: int, hup: Callable[[], None]) -> None:
-    """One re-read per burst of SIGHUPs, in its own thread (it reads files)."""
-    try:
-        while os.read(fd, 64):
-            try:
-                hup()
-            except Exception:
-                log.exception("SIGHUP: re-reading the configuration failed")
-    finally:
-        os.close(fd)
 
 
 _NO_CHANGES = Changes(np.zeros(0, dtype=np.int64), np.zeros(0))
