@@ -40,7 +40,7 @@ import numpy as np
 
 from alphad.estimate import Estimates
 from alphad.schemes._base import SchemeContext, numeric_params, register
-from alphad.schemes._window import SlidingMax
+from alphad.schemes.auto import MIN_BYTES, STALE_INTERVALS, TINY, Auto, _ewma, loss_fraction
 
 DEFAULTS: dict[str, float] = {
     "idle_util": 0.1,  # fraction of line rate: a queue sending less is idle, a port not
@@ -55,20 +55,6 @@ DEFAULTS: dict[str, float] = {
     "raise_step": 2.0,  # levels (factors of 2) one raise adds at most
     "contrast": 2.0,  # factor: a class's bursts over the others' idle loss that counts
 }
-MIN_BYTES = 15_000.0  # bytes (10 MTU) offered below which a loss fraction is unknown
-STALE_INTERVALS = 3.0  # a longer gap between samples is stale telemetry
-TINY = 1e-9  # keeps divisions and logarithms finite
-
-
-def loss_fraction(drop: float, offered: float) -> float:
-    """Dropped over offered bytes; 0 where too little was offered to tell."""
-    return drop / max(offered, 1.0) if offered >= MIN_BYTES else 0.0
-
-
-def _ewma(avg: list[list[float]], now: list[list[float]], w: float) -> list[list[float]]:
-    """avg moved by w towards now, element by element (new lists)."""
-    return [[x + w * (y - x) for x, y in zip(a, n, strict=True)]
-            for a, n in zip(avg, now, strict=True)]
 
 
 def _pooled(x: list[list[float]], row: int, classes: Iterable[int]) -> float:
@@ -78,79 +64,21 @@ def _pooled(x: list[list[float]], row: int, classes: Iterable[int]) -> float:
     return loss_fraction(sum(x[row][c] for c in cs), sum(x[row + 2][c] for c in cs))
 
 
-class Auto2:
+class Auto2(Auto):
+    """`auto`'s state and helpers; its own per-interval decision (``__call__``)."""
+
     name = "auto2"
 
     def __init__(self, ctx: SchemeContext, p: Mapping[str, float]) -> None:
-        self.p = {**DEFAULTS, **p}
-        self.interval = ctx.interval
-        self.B = float(ctx.topo.buffer_bytes)
-        self.alpha_q = ctx.alpha_q.copy()
-        cl = ctx.classes
-        self.P = cl.n_prio
-        self.managed = cl.prio >= 0
-        # Managed queues ordered by class: per-class sums and maxima are reduceat's.
-        self.idx = np.flatnonzero(self.managed)
-        self.idx = self.idx[np.argsort(cl.prio[self.idx], kind="stable")]
-        self.port = ctx.topo.queue_port
-        self.port_m = self.port[self.idx]
-        self.n_ports = ctx.topo.n_ports
-        self._sums = np.empty((6, len(self.idx)))  # per-interval scratch, class order
-        self._maxs = np.empty((4, len(self.idx)))
-        self.cls = cl.prio[self.idx]
-        present = np.unique(self.cls)
-        self.starts = np.searchsorted(self.cls, present)
-        self.present = present
-        self.every_class = len(present) == self.P
-        cap = min(self.p["alpha_cap"], ctx.quantizer.alpha_max)
-        low = self._per_class(np.minimum, self.alpha_q[self.idx], np.inf)
-        self.low = np.where(np.isfinite(low) & (low > 0), low, 1.0)  # a class's lowest alpha_p
-        self.max_level = np.maximum(np.floor(np.log2(cap / self.low)), 0).tolist()
-        self.low = self.low.tolist()
-        # Each queue's class, unmanaged queues last: where its level's factor is read.
-        self.cls_q = np.where(self.managed, cl.prio, self.P)
-        self.hold = max(self.p["hold"], self.interval)
-        self.reset_state()
+        super().__init__(ctx, {**DEFAULTS, **p})
+        self._sums = np.empty((6, len(self.idx)))  # + drops, offered bytes on the bursts
 
     def reset_state(self) -> None:
+        super().reset_state()
         P = self.P
-        self.t = 0.0
-        self.level = [0.0] * P
-        self.last_burst = [-math.inf] * P  # last interval with a burst's loss
-        self.last_step = [-math.inf] * P  # last raise or decay step
-        self.need = SlidingMax(P, self.hold)  # level the bursts' peaks needed
         # Bytes dropped on idle, on busy queues, offered on idle, on busy (EWMA over hold).
         self.loss = [[0.0] * P for _ in range(4)]
         self.base = [[0.0] * P for _ in range(4)]  # ... averaged over the intervals run as DT
-        self.seen = self.base_seen = False
-        self._set_out()
-
-    def _set_out(self) -> None:
-        """The alphas of the current levels: alpha_p 2^level, unmanaged queues untouched."""
-        factor = np.array([2.0 ** k for k in self.level] + [1.0])
-        self.out = self.alpha_q * factor[self.cls_q]
-
-    def _per_class(self, op: np.ufunc, x: np.ndarray, empty: float) -> np.ndarray:
-        """op reduced over each class's managed queues (``x`` [..., m] in class order)."""
-        if self.every_class and x.shape[-1]:
-            return op.reduceat(x, self.starts, axis=-1)
-        out = np.full((*x.shape[:-1], self.P), empty)
-        if x.shape[-1]:
-            out[..., self.present] = op.reduceat(x, self.starts, axis=-1)
-        return out
-
-    def _level(self, c: int, S: float, W: float, free: float) -> float:
-        """The level that admits a burst of S beside a pool with ``free`` bytes at its peak,
-        of which the burst's queue held W: S_m / (F + W - S_m) with S_m = margin S (DT's
-        admission rule, FB Eq. 6-8), rounded up to a power of two of the class's alpha;
-        the cap where no alpha admits it."""
-        Sm = S * self.p["margin"]
-        room = min(free + W, self.B) - Sm
-        top = self.max_level[c]
-        if not room > 0:
-            return top
-        k = float(math.ceil(math.log2(max(Sm / max(room, TINY), TINY) / self.low[c])))
-        return min(max(k, 0.0), top)
 
     def __call__(self, est: Estimates) -> np.ndarray:
         p = self.p
