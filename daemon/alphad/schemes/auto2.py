@@ -1,5 +1,5 @@
-"""A candidate for the default, under design: `auto` with raises of at most
-``raise_step`` levels and the other classes' loss pooled before it is judged as harm.
+"""A candidate for the default, under design: `auto` with raises of at most ``raise_step``
+levels, bursts judged against the other classes' loss, and a pooled safety rule.
 
 Every interval each managed queue is *idle* (it sent less than ``idle_util`` of line rate)
 or *busy*. An idle queue that dropped at least ``burst_frac`` of the bytes offered to it,
