@@ -1,9 +1,10 @@
 """Run configs over the suite's scenarios and keep every row in one results file.
 
 A row is one (scenario, seed, config): the windowed metrics of what starts after the
-warm-up, paired flow by flow with DT's run of the same seed. Rows are merged into the
-results file after every chunk of scenarios, so an interrupted campaign keeps what it ran
-and a rerun takes the rest from the cache.
+warm-up, paired flow by flow with DT's run of the same seed, and the hash of the code that
+ran. Rows are merged into the results file after every chunk of scenarios, so an
+interrupted campaign keeps what it ran and a rerun takes the rest from the cache. A row
+that changes (its scheme's code changed) keeps its earlier figures under ``superseded``.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ from bench.suite.runs import (
 )
 from bench.suite.scenarios import WARMUPS_S, SuiteScenario, as_dict
 
-__all__ = ["GRID", "TUNE_SEED", "Campaign", "best_static", "load_results", "row_key"]
+__all__ = ["GRID", "TUNE_SEED", "Campaign", "best_static", "load_results", "row_key",
+           "supersede"]
 
 TUNE_SEED = 101  # the seed the expert's grid is searched on; never a result seed
 GRID = [f"static:{b:g},{o:g}" for b in (1.0, 4.0, 16.0) for o in (0.25, 1.0)]
@@ -48,7 +50,23 @@ def row_key(scenario: str, seed: int, config: str) -> str:
 def load_results(path: Path) -> dict[str, Any]:
     if path.exists():
         return json.loads(path.read_text())  # type: ignore[no-any-return]
-    return {"meta": {}, "scenarios": {}, "rows": {}, "static_best": {}}
+    return {"meta": {}, "scenarios": {}, "rows": {}, "static_best": {}, "superseded": {}}
+
+
+def _figures(row: dict[str, Any]) -> str:
+    """A row's windowed metrics as comparable text (NaN equals NaN)."""
+    return json.dumps({w: row.get(f"{w:g}s") for w in WARMUPS_S}, sort_keys=True,
+                      default=float)
+
+
+def supersede(rows: dict[str, Any], superseded: dict[str, Any], key: str,
+              row: dict[str, Any]) -> None:
+    """Put ``row`` at ``key``; an earlier row there with other figures moves to
+    ``superseded`` under ``key|code`` (its code hash, ``unknown`` if it has none)."""
+    old = rows.get(key)
+    if old is not None and _figures(old) != _figures(row):
+        superseded[f"{key}|{old.get('code', 'unknown')}"] = old
+    rows[key] = row
 
 
 def _finite(x: Any) -> float:
@@ -175,6 +193,7 @@ class Campaign:
             summary = json.loads((p / "summary.json").read_text())
             row["wall_seconds"] = summary["wall_seconds"]
             row["events"] = summary.get("events", 0)
+            row["code"] = p.parent.name  # the run directory is named by the code's hash
             self._put("scenarios", sc.name, as_dict(sc))
             self._put("rows", row_key(sc.name, seed, cfg.name), row)
 
@@ -212,8 +231,11 @@ class Campaign:
         with open(self.out.with_suffix(".lock"), "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             disk = load_results(self.out)
-            for k in ("scenarios", "rows", "static_best"):
+            for k in ("scenarios", "static_best"):
                 disk.setdefault(k, {}).update(self.fresh[k])
+            rows, old = disk.setdefault("rows", {}), disk.setdefault("superseded", {})
+            for key, row in self.fresh["rows"].items():
+                supersede(rows, old, key, row)
             disk.setdefault("meta", {}).update(
                 {"program": self.sim, "warmups_s": list(WARMUPS_S),
                  "updated": time.strftime("%Y-%m-%d %H:%M")})

@@ -306,6 +306,34 @@ def _static_detail(res: dict[str, Any], half: str, configs: Sequence[str]) -> li
             *_table(["scenario", "best static", *[f"`{c}`" for c in configs]], rows)]
 
 
+def _superseded(res: dict[str, Any]) -> list[str]:
+    """Rows of earlier code, per (config, code hash), against DT as they stood."""
+    groups: dict[tuple[str, str], dict[str, Any]] = {}
+    for k, row in res.get("superseded", {}).items():
+        sc, seed, cfg, code = k.rsplit("|", 3)
+        groups.setdefault((cfg, code), {})[row_key(sc, int(seed), cfg)] = row
+    rows = []
+    for (cfg, code), old in sorted(groups.items()):
+        then = {**res, "rows": {**res["rows"], **old}}
+        names = sorted({k.split("|")[0] for k in old})
+        pairs = [p for n in names
+                 for p in compare(then, cfg, [n], [int(k.split("|")[1]) for k in old
+                                                    if k.startswith(f"{n}|")])]
+        if not pairs:
+            continue
+        losses = [p for p in pairs if p.verdict == "loss"]
+        rows.append([f"`{cfg}`", f"`{code}`", len(names), len(pairs),
+                     f"{1 - len(losses) / len(pairs):.0%}",
+                     _pct(max((p.change for p in losses), default=0.0))])
+    if not rows:
+        return []
+    return ["## Superseded rows", "",
+            ("Rows of a config whose code has since changed, against DT on the seeds they "
+             "ran (`unknown`: rows from before the code hash was recorded):"), "",
+            *_table(["config", "code", "scenarios", "pairs", "pairs not worse", "worst loss"],
+                    rows)]
+
+
 def _plot(res: dict[str, Any], half: str, configs: Sequence[str], path: Path) -> bool:
     import matplotlib
 
@@ -386,6 +414,7 @@ def write_report(results: Path, out: Path) -> None:
                          "near the best static"], rows)
         lines += _static_detail(res, half, configs)
     lines += _ablations(res)
+    lines += _superseded(res)
     picks = res.get("static_best", {})
     if picks:
         lines += ["## The best static setting", "",

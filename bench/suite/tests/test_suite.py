@@ -14,7 +14,7 @@ from alphad_ns3.sweep import execute
 
 from bench.suite import report
 from bench.suite.__main__ import main
-from bench.suite.campaign import GRID, Campaign, best_static, row_key
+from bench.suite.campaign import GRID, Campaign, best_static, row_key, supersede
 from bench.suite.runs import parse_config, spec
 from bench.suite.scenarios import DISTRIBUTION, N_SCENARIOS, draw, suite
 
@@ -152,6 +152,22 @@ def test_ablations_are_compared_with_their_defaults() -> None:
     table = "\n".join(report._ablations(res))
     # against auto@100ms, not DT: queries timed out doubled, nothing else changed
     assert "| `auto[hold=0.5]@100ms` | `auto@100ms` | 1 | 0 / 1 | +100% |" in table
+
+
+def test_a_row_of_changed_code_keeps_its_earlier_figures() -> None:
+    k = row_key("s00", 1, "auto@100ms")
+    rows: dict = {row_key("s00", 1, "dt"): {"1s": _m(10, 5)}}  # type: ignore[type-arg]
+    old: dict = {}  # type: ignore[type-arg]
+    supersede(rows, old, k, {"1s": _m(20, 5), "code": "aaa"})
+    supersede(rows, old, k, {"1s": _m(20, 5), "code": "aaa"})  # merged again: same figures
+    assert old == {}
+    nan = {"1s": {**_m(8, 5), "long_tput_vs_dt": math.nan}, "code": "bbb"}
+    supersede(rows, old, k, nan)
+    supersede(rows, old, k, json.loads(json.dumps(nan)))  # NaN read back equals NaN
+    assert list(old) == [f"{k}|aaa"] and rows[k]["code"] == "bbb"
+    table = "\n".join(report._superseded({"rows": rows, "superseded": old}))
+    # the earlier code's query p99 and mean were twice DT's: 4 of 6 pairs not worse
+    assert "| `auto@100ms` | `aaa` | 1 | 6 | 67% | +100% |" in table
 
 
 def test_cached_only_runs_nothing(tmp_path: Path) -> None:
