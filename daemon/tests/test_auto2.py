@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from test_auto import Switch, burst
 
 
@@ -85,3 +87,14 @@ def test_the_raised_class_own_long_flows_are_not_the_others_harm() -> None:
 
     assert run(3) == 1.0  # the raised query class's own long flows: not harm
     assert run(0) == 0.5  # web's long flows: harm, the raise backs off
+
+
+def test_the_dt_reference_decays_once_per_quiet_interval() -> None:
+    sw = two_classes(hold=1.0)  # w = 0.1 s / 1 s per interval
+    sw.step(util={0: 0.4}, drops={0: 50_000})  # web's long flows lose 50 kB under DT
+    for _ in range(3):  # nothing lost: the average and the DT reference decay by 1 - w
+        sw.step(util={0: 0.4})
+    sch = sw.sch
+    assert sch.base is not sch.loss
+    assert math.isclose(sch.base[1][0], 50_000 * 0.9 ** 3)
+    assert math.isclose(sch.loss[1][0], 50_000 * 0.9 ** 3)
