@@ -51,6 +51,9 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("config")
     t.add_argument("--seed", type=int, default=1)
     t.add_argument("--switch", default="", help="only this switch (leaf0, spine1, ...)")
+    b = sub.add_parser("bursts", help="burst tests judged on telemetry recorded under DT")
+    b.add_argument("--half", default="dev", help="dev, eval, all, or scenario names")
+    b.add_argument("--seed", type=int, default=1)
     a = ap.parse_args(argv)
 
     if a.cmd == "list":
@@ -77,6 +80,16 @@ def main(argv: list[str] | None = None) -> int:
                  cached_only=a.cached_only).run(
             scenarios, configs, seeds, chunk=a.chunk, statics=a.statics)
         print(f"wrote {a.out}")
+        return 0
+    if a.cmd == "bursts":
+        from bench.suite.telemetry import recordings, table
+
+        try:
+            scenarios = suite(a.half)
+        except ValueError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        print("\n".join(table(recordings(scenarios, a.seed, log=print))))
         return 0
     if a.cmd == "trace":
         from bench.suite.trace import trace

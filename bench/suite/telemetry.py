@@ -1,0 +1,258 @@
+"""The telemetry a co-simulated controller sees, recorded under DT, and burst tests judged on
+it as classifiers against what the scenario put on each class.
+
+``record`` runs a scenario with the daemon co-simulated at the operator's alphas (scheme
+``dt``: nothing is written) and keeps every switch's samples. ``judge`` replays them through
+the daemon's estimator, at the recorded interval or coarser (counters are cumulative and
+watermarks are peaks, so ten 100 ms samples make one 1 s sample exactly), and counts the
+(switch, class, interval) triples a burst test flags, apart for the classes that carry
+incast in that interval and for the others. A flag on a class without incast is a false
+positive: a raise nothing asked for.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import pickle
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from alphad.estimate import Estimates, Estimator
+from alphad.model import Sample
+from alphad_ns3.run import default_program
+from alphad_ns3.scenario import alphad_config
+
+from bench.suite.runs import (
+    RUN_TIMEOUT_S,
+    cache_dir,
+    parse_config,
+    program_snapshot,
+    spec,
+)
+from bench.suite.scenarios import SuiteScenario
+
+__all__ = ["TESTS", "Tally", "incast_classes_at", "judge", "record", "recordings", "table"]
+
+START_S = 0.002  # s: when the harness starts its first flow (the phase plan's origin)
+
+
+class _Recorder:
+    """A controller that keeps every sample and writes nothing."""
+
+    def __init__(self, ctrl: Any) -> None:
+        self.ctrl = ctrl
+        self.samples: list[Sample] = []
+
+    def step(self, sample: Sample) -> Any:
+        self.samples.append(sample)
+        return self.ctrl.step(sample)
+
+
+def record(sc: SuiteScenario, seed: int, path: Path, interval: str = "100ms",
+           program: Path | None = None) -> Path:
+    """Run ``sc`` under DT with the daemon co-simulated every ``interval``; pickle each
+    switch's topology, classes and samples to ``path``."""
+    from alphad.backends.sim import CosimSession, cosimulate
+    from alphad.controller import Controller
+
+    s = spec(sc, parse_config(f"dt@{interval}"), seed)
+    prog = program or default_program()
+    with tempfile.TemporaryDirectory() as tmp:
+        argv = s.argv(prog, Path(tmp))
+        with (Path(tmp) / "stderr.log").open("wb") as err:
+            session = CosimSession(argv, stderr=err, timeout=RUN_TIMEOUT_S)
+            cfg = alphad_config(s.alphad or {})
+            recs = {n: _Recorder(Controller.from_config(cfg, topo))
+                    for n, topo in session.topologies.items()}
+            cosimulate(session, recs)
+    data = {n: (r.ctrl.topo, r.ctrl.classes, r.samples) for n, r in recs.items()}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(pickle.dumps({"scenario": sc.name, "seed": seed, "interval": interval,
+                                   "switches": data}))
+    return path
+
+
+def incast_classes_at(sc: SuiteScenario, t0: float, t1: float) -> set[int]:
+    """The classes that carry incast at some time in [t0, t1): the phase plan, cycled."""
+    if not sc.phases:
+        return set(sc.burst_classes)
+    plan = []
+    for part in sc.phases.split(";"):
+        dur_ms, _load, _ws, qps, _frac, incast = part.split(",")
+        plan.append((float(dur_ms) / 1e3, float(qps),
+                     {int(c) for c in incast.split("+") if c} if float(qps) > 0 else set()))
+    cycle = sum(d for d, _, _ in plan)
+    out: set[int] = set()
+    t = START_S + cycle * max(np.floor((t0 - START_S) / cycle), 0.0)
+    while t < t1:
+        for d, _, classes in plan:
+            if t < t1 and t + d > t0:
+                out |= classes
+            t += d
+    return out
+
+
+def _coarsen(samples: Sequence[Sample], k: int) -> list[Sample]:
+    """Every k-th sample, its watermarks the peaks of the k intervals it closes."""
+    out = []
+    for i in range(k - 1, len(samples), k):
+        part = samples[i - k + 1:i + 1]
+        wm = np.max([s.watermark for s in part], axis=0)
+        pools = [s.pool_watermark for s in part if s.pool_watermark is not None]
+        out.append(replace(samples[i], watermark=wm,
+                           pool_watermark=max(pools) if pools else None))
+    return out
+
+
+# A burst test: per managed queue (in the estimator's order), whether it was hit by a burst.
+BurstTest = Callable[[Estimates, np.ndarray, np.ndarray, dict[str, float]], np.ndarray]
+
+
+def _idle_loss(e: Estimates, port: np.ndarray, prio: np.ndarray, p: dict[str, float]) -> np.ndarray:
+    """`auto`'s test: an idle queue that lost burst_frac of its bytes, on a port with spare
+    capacity."""
+    idle = e.rate < p["idle_util"]
+    offered = e.tx_delta + e.drop_delta
+    burst = idle & (e.drop_delta > 0) & (e.drop_delta >= p["burst_frac"] * offered)
+    util = np.bincount(port, weights=e.rate, minlength=int(port.max()) + 1)
+    return burst & (util[port] < 1.0 - p["idle_util"])  # type: ignore[no-any-return]
+
+
+def _higher_idle(e: Estimates, port: np.ndarray, prio: np.ndarray,
+                 p: dict[str, float]) -> np.ndarray:
+    """`auto`'s test, and under strict priority (``p["sp"]``, class 0 first) the queues
+    served before this one on its port sent less than idle_util of line rate together: a
+    queue that waited behind busy higher-priority queues was starved, not overflowed."""
+    burst = _idle_loss(e, port, prio, p)
+    if not p.get("sp"):
+        return burst
+    ahead = np.zeros(len(prio))
+    for j in np.flatnonzero(burst):
+        ahead[j] = e.rate[(port == port[j]) & (prio < prio[j])].sum()
+    return burst & (ahead < p["idle_util"])  # type: ignore[no-any-return]
+
+
+def _contrast(e: Estimates, port: np.ndarray, prio: np.ndarray, p: dict[str, float]) -> np.ndarray:
+    """`auto`'s test, counted for a class only when its bursts lose ``contrast`` times the
+    share the other classes' idle queues lose together (`auto2`)."""
+    burst = _idle_loss(e, port, prio, p)
+    idle = e.rate < p["idle_util"]
+    offered = e.tx_delta + e.drop_delta
+    d_i, o_i = e.drop_delta * idle, offered * idle
+    for c in np.unique(prio[burst]):
+        mine, rest = burst & (prio == c), prio != c
+        lf = e.drop_delta[mine].sum() / max(offered[mine].sum(), 1.0)
+        others = d_i[rest].sum() / max(o_i[rest].sum(), 1.0)
+        if lf < p.get("contrast", 2.0) * others:
+            burst &= ~(prio == c)
+    return burst
+
+
+TESTS: dict[str, BurstTest] = {"idle-loss": _idle_loss, "contrast": _contrast,
+                               "higher idle (sp)": _higher_idle}
+
+
+@dataclass
+class Tally:
+    """Flags of one test on one recording: (switch, class, interval) triples."""
+
+    flagged_incast: int = 0
+    incast: int = 0
+    flagged_other: int = 0
+    other: int = 0
+    classes_flagged: set[tuple[str, int]] | None = None  # (switch, class) ever flagged
+
+    @property
+    def recall(self) -> float:
+        return self.flagged_incast / self.incast if self.incast else float("nan")
+
+    @property
+    def false_positive(self) -> float:
+        return self.flagged_other / self.other if self.other else float("nan")
+
+
+def judge(data: dict[str, Any], sc: SuiteScenario, test: BurstTest, every: int = 1,
+          params: dict[str, float] | None = None, after_s: float = 0.0) -> Tally:
+    """Replay a recording (``every`` samples make one interval) through the estimator and
+    count what ``test`` flags per (switch, class, interval), after ``after_s``."""
+    p = {"idle_util": 0.1, "burst_frac": 0.02, "sp": float(sc.sched == "sp"), **(params or {})}
+    tally = Tally(classes_flagged=set())
+    for name, (topo, classes, samples) in data["switches"].items():
+        est = Estimator(topo, classes)
+        managed = np.flatnonzero(classes.prio >= 0)
+        port, prio = topo.queue_port[managed], classes.prio[managed]
+        prev = None
+        for s in _coarsen(samples, every):
+            e = est.update(s)
+            t0, prev = prev, s.t
+            if e is None or t0 is None or s.t <= after_s:
+                continue
+            sub = replace(e, tx_delta=e.tx_delta[managed], drop_delta=e.drop_delta[managed],
+                          rate=e.rate[managed])
+            hit = test(sub, port, prio, p)
+            truth = incast_classes_at(sc, t0, s.t)
+            for c in range(classes.n_prio):
+                flagged = bool(hit[prio == c].any())
+                if c in truth:
+                    tally.incast += 1
+                    tally.flagged_incast += flagged
+                else:
+                    tally.other += 1
+                    tally.flagged_other += flagged
+                if flagged and c not in truth:
+                    tally.classes_flagged.add((name, c))
+    return tally
+
+
+def recordings(scenarios: Sequence[SuiteScenario], seed: int,
+               log: Callable[[str], None] = print) -> list[tuple[SuiteScenario, dict[str, Any]]]:
+    """Each scenario's recording at 100 ms, from the cache (``telemetry/`` beside the runs,
+    keyed by the program's snapshot) or recorded now."""
+    cache = cache_dir()
+    program, sim = program_snapshot(cache)
+    out = []
+    for sc in scenarios:
+        path = cache / "telemetry" / f"sim-{sim}" / f"{sc.name}-{seed}-100ms.pkl"
+        if not path.exists():
+            t0 = time.time()
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            record(sc, seed, tmp, program=program)
+            tmp.replace(path)
+            log(f"recorded {sc.name} seed {seed} in {time.time() - t0:.0f} s")
+        out.append((sc, pickle.loads(path.read_bytes())))
+    return out
+
+
+def table(recordings: Sequence[tuple[SuiteScenario, dict[str, Any]]],
+          intervals: Sequence[tuple[str, int]] = (("100ms", 1), ("1s", 10)),
+          after_s: float = 1.0) -> list[str]:
+    """Markdown: per test and interval, the share of incast class-intervals flagged and of
+    the others' (false positives), over ``recordings`` and per scenario."""
+    head = ["scenario", "sched"] + [f"{t} @{lab}" for lab, _ in intervals for t in TESTS]
+    rows, total = [], {}
+    for sc, data in recordings:
+        cells = []
+        for lab, every in intervals:
+            for tn, test in TESTS.items():
+                t = judge(data, sc, test, every, after_s=after_s)
+                agg = total.setdefault((lab, tn), Tally())
+                for f in ("flagged_incast", "incast", "flagged_other", "other"):
+                    setattr(agg, f, getattr(agg, f) + getattr(t, f))
+                cells.append(_cell(t))
+        rows.append([sc.name, sc.sched, *cells])
+    rows.append(["all", "", *[_cell(total[(lab, tn)]) for lab, _ in intervals for tn in TESTS]])
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    return out + ["| " + " | ".join(r) + " |" for r in rows]
+
+
+def _cell(t: Tally) -> str:
+    """Incast class-intervals flagged / other class-intervals flagged (false positives)."""
+    def pct(x: float) -> str:
+        return "-" if math.isnan(x) else f"{x:.0%}"
+    return f"{pct(t.recall)} / {pct(t.false_positive)}"

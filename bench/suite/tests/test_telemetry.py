@@ -1,0 +1,74 @@
+"""Telemetry recorded under DT through a real co-simulation, and burst tests judged on it."""
+
+from __future__ import annotations
+
+import pickle
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+from alphad_ns3.run import default_program
+
+from bench.suite import scenarios, telemetry
+from bench.suite.scenarios import suite
+
+
+def _tiny(**kw: object) -> scenarios.SuiteScenario:
+    """Two leaves of four servers under four spines: data-mining flows in class 0, queries
+    of 90% of a leaf's buffer from every server of the other leaf in class 1."""
+    base = replace(suite("all")[0], leaves=2, servers=4, spines=4, classes=2, sched="rr",
+                   tcp="cubic", load=0.2, burst_classes=(1,), ws_classes=(0,),
+                   request_frac=0.9, qps=50.0, fanin=0, alphas=(1.0, 1.0), phases="")
+    return replace(base, **kw)  # type: ignore[arg-type]
+
+
+def test_a_recording_replays_into_flags_of_the_incast_class(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    if not default_program().is_file():
+        pytest.fail(f"{default_program()} is missing: build it with `make ns3`")
+    monkeypatch.setattr(scenarios, "GEN_S", 0.6)
+    sc = _tiny()
+    data = telemetry.record(sc, 1, tmp_path / "tiny.pkl")
+    assert data.exists()
+    rec = pickle.loads(data.read_bytes())
+    assert set(rec["switches"]) >= {"leaf0", "leaf1"}
+    samples = rec["switches"]["leaf0"][2]
+    t = np.array([s.t for s in samples])
+    assert np.allclose(np.diff(t), 0.1)  # one sample per 100 ms interval
+    # two intervals as one: counters are the later sample's, watermarks the peak of both
+    two = telemetry._coarsen(samples, 2)
+    assert len(two) == len(samples) // 2
+    assert np.array_equal(two[0].watermark, np.maximum(samples[0].watermark,
+                                                       samples[1].watermark))
+    assert np.array_equal(two[0].drop_bytes, samples[1].drop_bytes)
+    tally = telemetry.judge(rec, sc, telemetry.TESTS["idle-loss"])
+    assert tally.incast > 0 and tally.flagged_incast > 0  # the queries overflow class 1
+    assert tally.flagged_other <= tally.flagged_incast
+
+
+def test_the_incast_classes_follow_the_phase_plan() -> None:
+    # 0.5 s of incast in class 1, then 0.3 s of none (qps 0), then 0.2 s in classes 0 and 2
+    sc = _tiny(classes=3, phases="500,0.3,0,10,0.5,1;300,0.3,0,0,0.5,1;200,0.3,1,10,0.5,0+2")
+    at = telemetry.incast_classes_at
+    start = telemetry.START_S
+    assert at(sc, start + 0.1, start + 0.2) == {1}
+    assert at(sc, start + 0.55, start + 0.75) == set()
+    assert at(sc, start + 0.45, start + 0.85) == {0, 1, 2}
+    assert at(sc, start + 1.1, start + 1.2) == {1}  # the plan repeats every second
+    assert at(_tiny(), 3.0, 4.0) == {1}  # static: the scenario's burst classes
+
+
+def test_under_strict_priority_a_queue_behind_busy_higher_classes_is_not_a_burst() -> None:
+    # port 0: class 0 busy (50% of line rate), class 1 idle and losing 10% of its bytes
+    port, prio = np.array([0, 0, 1, 1]), np.array([0, 1, 0, 1])
+    e = type("E", (), {})()
+    e.rate = np.array([0.5, 0.01, 0.0, 0.01])
+    e.tx_delta = np.array([6e6, 1e5, 0.0, 1e5])
+    e.drop_delta = np.array([0.0, 1e4, 0.0, 1e4])
+    p = {"idle_util": 0.1, "burst_frac": 0.02}
+    assert telemetry.TESTS["idle-loss"](e, port, prio, p).tolist() == [False, True, False, True]
+    sp = telemetry.TESTS["higher idle (sp)"](e, port, prio, {**p, "sp": 1.0})
+    assert sp.tolist() == [False, False, False, True]  # port 1's class 0 is idle
+    rr = telemetry.TESTS["higher idle (sp)"](e, port, prio, p)
+    assert rr.tolist() == [False, True, False, True]  # round robin: the test is idle-loss
