@@ -36,6 +36,9 @@ RUN_TIMEOUT_S = 4 * 3600
 # The controller's shared code: every co-simulated run depends on it.
 SHARED_CODE = ("schemes/_base.py", "estimate.py", "quantize.py", "model.py")
 QUANTIZE = {"mode": "pow2", "kmin": -8, "kmax": 7, "hysteresis": 0.25}
+# Schemes that read the scheduler (priorities' ``strict``): the suite tells them about strict
+# priority; the others' runs keep the configuration, and the cache keys, they had without it.
+READS_SCHEDULER = ("auto2",)
 _INTERVAL = re.compile(r"^(\d+(?:\.\d+)?)(ms|s)$")
 
 
@@ -95,7 +98,11 @@ def spec(sc: SuiteScenario, cfg: Config, seed: int) -> RunSpec:
         b = sc.burst_classes[0]
         alphas = tuple(cfg.burst_alpha if c == b else cfg.other_alpha for c in range(sc.classes))
         return RunSpec(scenario=scen, scheme="dt", alphas=alphas)
-    prios = [{"name": f"c{c}", "queues": [c], "alpha": sc.alphas[c]} for c in range(sc.classes)]
+    prios: list[dict[str, Any]] = [{"name": f"c{c}", "queues": [c], "alpha": sc.alphas[c]}
+                                   for c in range(sc.classes)]
+    if sc.sched == "sp" and cfg.scheme in READS_SCHEDULER:
+        for c, pr in enumerate(prios):  # the harness serves queue 0 first
+            pr["strict"] = c
     settings: dict[str, Any] = {"interval": f"{cfg.interval_s * 1e6:g}us", "scheme": cfg.scheme,
                                 "priorities": prios, "quantize": dict(QUANTIZE)}
     if cfg.params:

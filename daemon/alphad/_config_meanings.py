@@ -35,6 +35,9 @@ MEANINGS: dict[str, str] = {
     "priorities[].allow_lower": "allow an `alpha` below a queue's own alpha on the switch "
                                 "(it lowers that queue's threshold)",
     "priorities[].group": "FB priority group over which N_p is counted (default: the class)",
+    "priorities[].strict": "strict-priority rank of the class's queues in the port scheduler: "
+                           "served before classes of a larger rank and every class without one "
+                           "(read by `auto2`'s burst test)",
     # quantize
     "quantize.mode": "`pow2`: alpha = 2^k, as SAI and SONiC take it; `continuous`: any alpha "
                      "(simulation only)",
@@ -161,4 +164,5 @@ DEFAULT_TEXT: dict[str, str] = {
     "api.token_file": "none",
     "priorities[].group": "the class",
     "priorities[].alpha": "each queue's own alpha on the switch",
+    "priorities[].strict": "not strict",
 }

@@ -82,6 +82,9 @@ class PriorityConfig(Strict):
     alpha: Annotated[float | None, Field(gt=0, allow_inf_nan=False)] = None
     allow_lower: bool = False
     group: Annotated[str | None, Field(pattern=r"^[A-Za-z0-9_.-]+$")] = None
+    # strict-priority rank of the class's queues in the port scheduler: served before the
+    # classes of a larger rank and before every class without one; None: not strict
+    strict: Annotated[int | None, Field(ge=0, le=63)] = None
 
     @field_validator("queues")
     @classmethod

@@ -6,7 +6,7 @@ ns-3 co-simulation; it does no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -28,8 +28,10 @@ def build_classes(
     priorities: list[tuple[str, list[int], float | None, str | None]],
     ports: list[str] | None = None,
     baseline: np.ndarray | None = None,
+    strict: Sequence[int | None] = (),
 ) -> Classes:
-    """Map ``(name, queue indices, alpha_p, group)`` entries onto the topology.
+    """Map ``(name, queue indices, alpha_p, group)`` entries onto the topology;
+    ``strict``: each entry's strict-priority rank (None: not strict).
 
     Queues of ports outside ``ports`` (when given), queues whose index no
     priority lists, and queues the backend cannot manage get priority -1.
@@ -70,7 +72,8 @@ def build_classes(
         if p[2] is not None:
             alpha_p[i] = p[2]
     return Classes(names=names, alpha_p=alpha_p, prio=prio, group=group,
-                   group_names=tuple(group_names), alpha_base=alpha_base)
+                   group_names=tuple(group_names), alpha_base=alpha_base,
+                   strict=tuple(strict) if any(r is not None for r in strict) else ())
 
 
 @dataclass
@@ -119,7 +122,7 @@ class Controller:
         without an ``alpha`` override."""
         classes = build_classes(
             topo, [(p.name, list(p.queues), p.alpha, p.group) for p in cfg.priorities],
-            cfg.ports, baseline,
+            cfg.ports, baseline, [p.strict for p in cfg.priorities],
         )
         q = cfg.quantize
         e = cfg.estimate

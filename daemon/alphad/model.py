@@ -98,10 +98,20 @@ class Classes:
     # alpha_p of each queue [n] when it differs within a class (the switch's own alpha
     # per queue, for a class without an override); None: alpha_p[prio]
     alpha_base: np.ndarray | None = None
+    # each priority's strict-priority rank (served before larger ranks and before every
+    # priority without one, which share the rest); () or None: no strict priority
+    strict: tuple[int | None, ...] = ()
 
     @property
     def n_prio(self) -> int:
         return len(self.names)
+
+    def ahead(self) -> np.ndarray:
+        """[P, P] bool: priority a is served before priority c on a port (``[a, c]``)."""
+        P = self.n_prio
+        r = [self.strict[i] if i < len(self.strict) else None for i in range(P)]
+        return np.array([[ra is not None and (rc is None or ra < rc) for rc in r] for ra in r],
+                        dtype=bool).reshape(P, P)
 
     @property
     def n_groups(self) -> int:

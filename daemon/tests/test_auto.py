@@ -22,10 +22,10 @@ class Switch:
     dropped, and its peak."""
 
     def __init__(self, prios, interval: float = DT, ports: int = 2, queues: int = 2,
-                 buffer_bytes: float = 1e6, scheme: str = "auto",
+                 buffer_bytes: float = 1e6, scheme: str = "auto", strict: tuple = (),
                  **params):  # type: ignore[no-untyped-def]
         self.topo = make_topology(ports, queues, buffer_bytes=buffer_bytes)
-        self.cl = build_classes(self.topo, prios)
+        self.cl = build_classes(self.topo, prios, strict=strict)
         ctx = schemes.SchemeContext(self.topo, self.cl, Quantizer(), interval)
         self.sch = schemes.get(scheme)(ctx, params)
         self.est = Estimator(self.topo, self.cl)

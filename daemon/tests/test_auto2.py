@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+import pytest
 from test_auto import Switch, burst
 
 
@@ -98,3 +100,31 @@ def test_the_dt_reference_decays_once_per_quiet_interval() -> None:
     assert sch.base is not sch.loss
     assert math.isclose(sch.base[1][0], 50_000 * 0.9 ** 3)
     assert math.isclose(sch.loss[1][0], 50_000 * 0.9 ** 3)
+
+
+def test_a_queue_behind_busy_strict_priority_queues_is_starved_not_burst() -> None:
+    def run(strict: tuple) -> float:  # type: ignore[type-arg]
+        sw = two_classes(strict=strict)
+        # port 0: web's queue sends 40% of line rate, query's idle queue loses 8%
+        return float(sw.step(util={0: 0.4, 1: 0.005}, drops={1: 50_000}, peak={1: 200_000})[1])
+
+    assert run(()) == 1.0  # no strict priority: a burst, query is raised
+    assert run((0, 1)) == 0.5  # web is served first: query waited behind it
+    assert run((1, 0)) == 1.0  # query is served first: nothing starved it
+    assert run((0, None)) == 0.5  # a class without a rank comes after every strict one
+
+
+def test_strict_ranks_order_the_classes() -> None:
+    from pydantic import ValidationError
+
+    from alphad.config import PriorityConfig
+    from alphad.model import Classes
+
+    cl = Classes(names=("a", "b", "c"), alpha_p=np.ones(3), prio=np.zeros(0, dtype=np.int32),
+                 group=np.arange(3), strict=(1, None, 0))
+    assert cl.ahead().tolist() == [[False, True, False], [False, False, False],
+                                   [True, True, False]]
+    assert not Classes(names=("a",), alpha_p=np.ones(1), prio=np.zeros(0, dtype=np.int32),
+                       group=np.arange(1)).ahead().any()
+    with pytest.raises(ValidationError, match="strict"):
+        PriorityConfig(name="a", queues=[0], strict=-1)

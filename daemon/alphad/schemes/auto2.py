@@ -6,7 +6,8 @@ or *busy*. An idle queue that dropped at least ``burst_frac`` of the bytes offer
 on a port with at least ``idle_util`` of line rate to spare, was hit by a burst: sustained
 flows keep their queue busy, TCP loses a far smaller share of a window than a synchronised
 burst that overflows a threshold does, and a queue starved by a saturated port loses to
-bandwidth that no buffer gives it. A class's bursts count only when they lose
+bandwidth that no buffer gives it, as is one behind strict-priority queues that sent
+``idle_util`` of line rate or more together. A class's bursts count only when they lose
 ``contrast`` times the share the other classes' idle queues lose together: loss that
 every class sees is no one's burst. Per class (level k: alpha = alpha_p 2^k):
 
@@ -72,6 +73,9 @@ class Auto2(Auto):
     def __init__(self, ctx: SchemeContext, p: Mapping[str, float]) -> None:
         super().__init__(ctx, {**DEFAULTS, **p})
         self._sums = np.empty((6, len(self.idx)))  # + drops, offered bytes on the bursts
+        ahead = ctx.classes.ahead()  # [a, c]: class a is served before class c
+        # per managed queue, the classes its scheduler serves first (None: no strict priority)
+        self.ahead_m = ahead[:, self.cls].T.astype(np.float64) if ahead.any() else None
 
     def reset_state(self) -> None:
         super().reset_state()
@@ -112,6 +116,10 @@ class Auto2(Auto):
         if np.count_nonzero(burst):
             port_util = np.bincount(self.port, weights=est.rate, minlength=self.n_ports)
             burst &= port_util[self.port_m] < 1.0 - p["idle_util"]
+            if self.ahead_m is not None:  # behind busy strict-priority queues: starved
+                per = np.bincount(self.port_m * self.P + self.cls, weights=est.rate[idx],
+                                  minlength=self.n_ports * self.P).reshape(self.n_ports, self.P)
+                burst &= (per[self.port_m] * self.ahead_m).sum(axis=1) < p["idle_util"]
         np.multiply(A[2:4], burst[None, :], out=A[4:])  # drops, offered on the bursts
         # Peaks S = wm + drops, and wm alone, of the idle queues and of the bursts.
         M = self._maxs
