@@ -128,3 +128,17 @@ def test_strict_ranks_order_the_classes() -> None:
                        group=np.arange(1)).ahead().any()
     with pytest.raises(ValidationError, match="strict"):
         PriorityConfig(name="a", queues=[0], strict=-1)
+
+
+def test_a_class_the_safety_rule_stepped_down_is_not_raised_again_for_hold() -> None:
+    sw = two_classes(hold=0.3)
+    busy = {0: 0.4, 3: 0.4}  # web's long flows on port 0, query's on port 1
+    for _ in range(5):  # under DT both lose 0.1%
+        sw.step(util=busy, drops={0: 50_000, 3: 50_000})
+    query_burst = {"util": {**busy, 1: 0.005}, "peak": {1: 200_000}}
+    assert sw.step(**query_burst, drops={0: 50_000, 3: 50_000, 1: 50_000})[1] == 1.0
+    # web's long flows now lose 0.5%: harm, query steps down while its bursts go on
+    after = [float(sw.step(**query_burst, drops={0: 250_000, 3: 50_000, 1: 50_000})[1])
+             for _ in range(6)]
+    assert after[:3] == [0.5, 0.5, 0.5]  # no retry within hold of the back-off
+    assert max(after[3:]) > 0.5  # then bursts raise it again

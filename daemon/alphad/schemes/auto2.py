@@ -1,15 +1,14 @@
-"""A candidate for the default, under design: `auto` with raises of at most ``raise_step``
-levels, bursts judged against the other classes' loss, and a pooled safety rule.
+"""A candidate for the default, under design: `auto` with bounded raises, bursts judged
+against the other classes' loss and the scheduler, and a pooled safety rule.
 
 Every interval each managed queue is *idle* (it sent less than ``idle_util`` of line rate)
 or *busy*. An idle queue that dropped at least ``burst_frac`` of the bytes offered to it,
-on a port with at least ``idle_util`` of line rate to spare, was hit by a burst: sustained
-flows keep their queue busy, TCP loses a far smaller share of a window than a synchronised
-burst that overflows a threshold does, and a queue starved by a saturated port loses to
-bandwidth that no buffer gives it, as is one behind strict-priority queues that sent
-``idle_util`` of line rate or more together. A class's bursts count only when they lose
-``contrast`` times the share the other classes' idle queues lose together: loss that
-every class sees is no one's burst. Per class (level k: alpha = alpha_p 2^k):
+on a port with at least ``idle_util`` of line rate to spare and behind strict-priority
+queues (``priorities[].strict``) that sent less than that together, was hit by a burst:
+sustained flows keep their queue busy, TCP loses a far smaller share of a window than a
+burst that overflows a threshold does, and a starved queue loses to bandwidth that no
+buffer gives it. A class's bursts count only when they lose ``contrast`` times the share
+the other classes' idle queues lose together. Per class (level k: alpha = alpha_p 2^k):
 
 1. **Raise** a class with a burst to the level its biggest burst needed, at least one
    more and at most ``raise_step`` more, never above ``alpha_cap``: a burst of S = peak +
@@ -24,7 +23,8 @@ every class sees is no one's burst. Per class (level k: alpha = alpha_p 2^k):
    over the intervals in which no class was raised: what the traffic loses under DT.
    While any class is raised, if the classes that are not raised, pooled, lose
    ``safety`` times that on their idle queues (and at least ``idle_loss_min``) or on
-   their busy queues (and at least ``loss_min``), every raised class steps down one level.
+   their busy queues (and at least ``loss_min``), every raised class steps down one level
+   and is not raised again for ``hold``.
 4. **Fallback**: a gap of more than STALE_INTERVALS intervals between samples, or a counter
    reset, returns every queue to alpha_p and forgets the history. Unmanaged queues are
    never touched.
@@ -83,6 +83,7 @@ class Auto2(Auto):
         # Bytes dropped on idle, on busy queues, offered on idle, on busy (EWMA over hold).
         self.loss = [[0.0] * P for _ in range(4)]
         self.base = [[0.0] * P for _ in range(4)]  # ... averaged over the intervals run as DT
+        self.last_backoff = [-math.inf] * P  # last step down by the safety rule
 
     def __call__(self, est: Estimates) -> np.ndarray:
         p = self.p
@@ -155,10 +156,10 @@ class Auto2(Auto):
             safety = p["safety"]
             if ((idle_lo > safety * idle_ba and idle_lo >= max(p["loss_min"], p["idle_loss_min"]))
                     or (busy_lo > safety * busy_ba and busy_lo >= p["loss_min"])):
-                for c in range(P):  # the raise costs: back off
+                for c in range(P):  # the raise costs: back off, and do not retry at once
                     if raised[c]:
                         level[c] = max(level[c] - 1, 0.0)
-                        self.last_step[c] = t
+                        self.last_step[c] = self.last_backoff[c] = t
                 bursty = [False] * P
                 changed = True
 
@@ -166,7 +167,8 @@ class Auto2(Auto):
             if bursty[c]:
                 self.last_burst[c] = t
                 top = self.max_level[c]
-                if level[c] < top:  # raise to what its biggest burst needed
+                if level[c] < top and t - self.last_backoff[c] >= self.hold:
+                    # raise to what its biggest burst needed
                     need = self._level(c, S_c[c], W_c[c], free)
                     level[c] = min(max(level[c] + 1, min(need, level[c] + p["raise_step"])), top)
                     self.last_step[c] = t
