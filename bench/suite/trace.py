@@ -1,7 +1,9 @@
 """What a co-simulated controller wrote in one suite run: ``python -m bench.suite trace``.
 
 Reads the run's ``alphas.csv`` from the cache and prints, per switch and class, each time
-the class's alphas changed and what they became (one value, or the range over its ports).
+the class's alphas changed and what they became (one value, or the range over its ports),
+then how many changes were raises and step-downs, and how many raises came within two
+intervals of a step-down of the same class (raise, back off, raise again).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from pathlib import Path
 from bench.suite.runs import cache_dir, parse_config, program_snapshot, run_dir, spec
 from bench.suite.scenarios import suite
 
-__all__ = ["timeline", "trace"]
+__all__ = ["steps", "timeline", "trace"]
 
 
 def timeline(alphas_csv: Path, switch: str = "") -> dict[str, dict[int, list[tuple[float, str]]]]:
@@ -42,6 +44,23 @@ def timeline(alphas_csv: Path, switch: str = "") -> dict[str, dict[int, list[tup
     return out
 
 
+def steps(events: list[tuple[float, str]], start: float, interval: float) -> tuple[int, int, int]:
+    """(raises, step-downs, raises within two intervals of a step-down) of one class's
+    timeline, by its highest alpha over its ports, from ``start`` (the operator's)."""
+    up = down = again = 0
+    prev, last_down = start, -float("inf")
+    for t, text in events:
+        a = float(text.split("-")[-1])
+        if a > prev:
+            up += 1
+            again += t - last_down <= 2 * interval + 1e-9
+        elif a < prev:
+            down += 1
+            last_down = t
+        prev = a
+    return up, down, again
+
+
 def trace(scenario: str, config: str, seed: int, switch: str = "") -> str:
     """The report of one cached run; ValueError naming what is missing."""
     sc = {s.name: s for s in suite()}.get(scenario)
@@ -61,9 +80,15 @@ def trace(scenario: str, config: str, seed: int, switch: str = "") -> str:
         raise ValueError(f"{d}: cached before runs recorded their alphas (remove the "
                          f"directory and run it again: {run})")
     lines = [f"{scenario} {config} seed {seed}: {sc.describe()}"]
+    total = [0, 0, 0]
     for sw, classes in sorted(timeline(f, switch).items()):
         for q, events in sorted(classes.items()):
             lines.append(f"{sw} c{q}: " + "  ".join(f"{t:.2f}s {a}" for t, a in events))
+            for i, n in enumerate(steps(events, sc.alphas[q], cfg.interval_s)):
+                total[i] += n
     if len(lines) == 1:
         lines.append("no writes")
+    else:
+        lines.append(f"raises {total[0]}, step-downs {total[1]}, raises within two intervals "
+                     f"of a step-down {total[2]}")
     return "\n".join(lines)

@@ -275,3 +275,13 @@ def test_trace_reads_what_a_cosimulated_run_wrote(tmp_path: Path,
     for line in out.splitlines()[1:]:
         if line != "no writes":
             assert line.startswith(("leaf", "spine")) and "s " in line
+
+
+def test_steps_count_raises_that_follow_a_step_down() -> None:
+    from bench.suite.trace import steps
+
+    # 0.5 -> 2 (raise), 1 (down), 2 at +0.2 s (raise again within two 100 ms intervals),
+    # 1 (down), 4 at +0.5 s (a raise, but not within two intervals)
+    events = [(1.0, "2"), (1.1, "1"), (1.3, "2"), (1.4, "0.5-1"), (1.9, "1-4")]
+    assert steps(events, 0.5, 0.1) == (3, 2, 1)
+    assert steps(events, 0.5, 1.0) == (3, 2, 2)  # at 1 s both raises follow a step-down
