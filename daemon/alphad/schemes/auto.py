@@ -106,6 +106,7 @@ class Auto:
         self.level = [0.0] * P
         self.last_burst = [-math.inf] * P  # last interval with a burst's loss
         self.last_step = [-math.inf] * P  # last raise or decay step
+        self.last_backoff = [-math.inf] * P  # last step down by the safety rule
         self.need = SlidingMax(P, self.hold)  # level the bursts' peaks needed
         self.loss = [[0.0] * P, [0.0] * P]  # loss fraction on idle, busy queues (EWMA, hold)
         self.base = [[0.0] * P, [0.0] * P]  # ... averaged over the intervals run as DT
@@ -139,6 +140,14 @@ class Auto:
         k = float(math.ceil(math.log2(max(Sm / max(room, TINY), TINY) / self.low[c])))
         return min(max(k, 0.0), top)
 
+    def _not_starved(self, burst: np.ndarray, est: Estimates) -> np.ndarray:
+        """The bursts that were not starvation by the scheduler: `auto` knows none."""
+        return burst
+
+    def _may_raise(self, c: int, t: float) -> bool:
+        """Whether class c may be raised now: `auto` raises whenever a burst asks."""
+        return True
+
     def __call__(self, est: Estimates) -> np.ndarray:
         p = self.p
         if est.dt > STALE_INTERVALS * self.interval or (
@@ -169,6 +178,7 @@ class Auto:
         if np.count_nonzero(burst):
             port_util = np.bincount(self.port, weights=est.rate, minlength=self.n_ports)
             burst &= port_util[self.port_m] < 1.0 - p["idle_util"]
+            burst = self._not_starved(burst, est)
         # Peaks S = wm + drops, and wm alone, of the idle queues and of the bursts.
         M = self._maxs
         M[3] = est.watermark[idx]
@@ -203,7 +213,7 @@ class Auto:
                 for c in range(P):  # the raise costs: back off
                     if raised[c]:
                         level[c] = max(level[c] - 1, 0.0)
-                        self.last_step[c] = t
+                        self.last_step[c] = self.last_backoff[c] = t
                 bursty = [False] * P
                 changed = True
 
@@ -211,7 +221,7 @@ class Auto:
             if bursty[c]:
                 self.last_burst[c] = t
                 top = self.max_level[c]
-                if level[c] < top:  # raise to what its biggest burst needed
+                if level[c] < top and self._may_raise(c, t):  # to what its biggest burst needed
                     need = self._level(c, S_c[c], W_c[c], free)
                     level[c] = min(max(level[c] + 1, need), top)
                     self.last_step[c] = t

@@ -1,0 +1,62 @@
+"""The candidate `auto3`: `auto` with the scheduler and retry rules, on hand-made intervals."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_auto import Switch, burst
+
+from alphad import schemes
+from alphad.quantize import Quantizer
+
+
+def two_classes(**params):  # type: ignore[no-untyped-def]
+    # queues 0, 2: class "web" (port 0 and 1, queue 0); 1, 3: class "query"
+    return Switch([("web", [0], 0.5, None), ("query", [1], 0.5, None)], scheme="auto3",
+                  **params)
+
+
+def test_it_raises_as_auto_does_without_strict_priority() -> None:
+    a, b = two_classes(), Switch([("web", [0], 0.5, None), ("query", [1], 0.5, None)])
+    for kw in (burst(1), burst(1, size=400_000, dropped=200_000), {"util": {0: 0.3}}):
+        assert np.array_equal(a.step(**kw), b.step(**kw))
+
+
+def test_a_queue_behind_busy_strict_priority_queues_is_starved_not_burst() -> None:
+    def run(strict: tuple) -> float:  # type: ignore[type-arg]
+        sw = two_classes(strict=strict)
+        # port 0: web's queue sends 40% of line rate, query's idle queue loses 8%
+        return float(sw.step(util={0: 0.4, 1: 0.005}, drops={1: 50_000}, peak={1: 200_000})[1])
+
+    assert run(()) == 1.0  # no strict priority: a burst, query is raised
+    assert run((0, 1)) == 0.5  # web is served first: query waited behind it
+    assert run((1, 0)) == 1.0  # query is served first: nothing starved it
+    assert run((0, None)) == 0.5  # a class without a rank comes after every strict one
+    quiet = two_classes(strict=(0, 1))  # web served first but nearly idle: a burst
+    assert quiet.step(util={0: 0.05, 1: 0.005}, drops={1: 50_000}, peak={1: 200_000})[1] == 1.0
+
+
+def test_a_class_the_safety_rule_stepped_down_is_not_raised_again_for_hold() -> None:
+    def run(scheme: str) -> list[float]:
+        sw = Switch([("web", [0], 0.5, None), ("query", [1], 0.5, None)], scheme=scheme,
+                    hold=0.3)
+        busy = {0: 0.4, 3: 0.4}  # web's long flows on port 0, query's on port 1
+        for _ in range(5):  # under DT both lose 0.1%
+            sw.step(util=busy, drops={0: 50_000, 3: 50_000})
+        query_burst = {"util": {**busy, 1: 0.005}, "peak": {1: 200_000}}
+        assert sw.step(**query_burst, drops={0: 50_000, 3: 50_000, 1: 50_000})[1] == 1.0
+        # web's long flows now lose 0.5%: harm, query steps down while its bursts go on
+        return [float(sw.step(**query_burst, drops={0: 250_000, 3: 50_000, 1: 50_000})[1])
+                for _ in range(6)]
+
+    after = run("auto3")
+    assert after[:3] == [0.5, 0.5, 0.5]  # no retry within hold of the back-off
+    assert max(after[3:]) > 0.5  # then bursts raise it again
+    assert run("auto")[1] == 1.0  # `auto` raises again the next interval
+
+
+def test_the_idle_floor_is_loss_min_and_not_a_parameter() -> None:
+    sw = two_classes()
+    ctx = schemes.SchemeContext(sw.topo, sw.cl, Quantizer(), 0.1)
+    with pytest.raises(ValueError, match="idle_loss_min"):
+        schemes.get("auto3")(ctx, {"idle_loss_min": 0.02})
