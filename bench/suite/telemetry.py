@@ -124,7 +124,7 @@ def _idle_loss(e: Estimates, port: np.ndarray, prio: np.ndarray, p: dict[str, fl
     return burst & (util[port] < 1.0 - p["idle_util"])  # type: ignore[no-any-return]
 
 
-def _higher_idle(e: Estimates, port: np.ndarray, prio: np.ndarray,
+def _scheduler(e: Estimates, port: np.ndarray, prio: np.ndarray,
                  p: dict[str, float]) -> np.ndarray:
     """`auto`'s test, and under strict priority (``p["sp"]``, class 0 first) the queues
     served before this one on its port sent less than idle_util of line rate together: a
@@ -157,11 +157,11 @@ def _contrast(e: Estimates, port: np.ndarray, prio: np.ndarray, p: dict[str, flo
 
 def _auto2(e: Estimates, port: np.ndarray, prio: np.ndarray, p: dict[str, float]) -> np.ndarray:
     """`auto2`'s test: the scheduler's, then the contrast."""
-    return _contrast(e, port, prio, p, _higher_idle)
+    return _contrast(e, port, prio, p, _scheduler)
 
 
-TESTS: dict[str, BurstTest] = {"idle-loss": _idle_loss, "contrast": _contrast,
-                               "higher idle (sp)": _higher_idle, "auto2": _auto2}
+TESTS: dict[str, BurstTest] = {"auto": _idle_loss, "contrast": _contrast,
+                               "scheduler (auto3)": _scheduler, "auto2": _auto2}
 
 
 @dataclass

@@ -42,7 +42,7 @@ def test_a_recording_replays_into_flags_of_the_incast_class(tmp_path: Path,
     assert np.array_equal(two[0].watermark, np.maximum(samples[0].watermark,
                                                        samples[1].watermark))
     assert np.array_equal(two[0].drop_bytes, samples[1].drop_bytes)
-    tally = telemetry.judge(rec, sc, telemetry.TESTS["idle-loss"])
+    tally = telemetry.judge(rec, sc, telemetry.TESTS["auto"])
     assert tally.incast > 0 and tally.flagged_incast > 0  # the queries overflow class 1
     assert tally.flagged_other <= tally.flagged_incast
 
@@ -67,8 +67,8 @@ def test_under_strict_priority_a_queue_behind_busy_higher_classes_is_not_a_burst
     e.tx_delta = np.array([6e6, 1e5, 0.0, 1e5])
     e.drop_delta = np.array([0.0, 1e4, 0.0, 1e4])
     p = {"idle_util": 0.1, "burst_frac": 0.02}
-    assert telemetry.TESTS["idle-loss"](e, port, prio, p).tolist() == [False, True, False, True]
-    sp = telemetry.TESTS["higher idle (sp)"](e, port, prio, {**p, "sp": 1.0})
+    assert telemetry.TESTS["auto"](e, port, prio, p).tolist() == [False, True, False, True]
+    sp = telemetry.TESTS["scheduler (auto3)"](e, port, prio, {**p, "sp": 1.0})
     assert sp.tolist() == [False, False, False, True]  # port 1's class 0 is idle
-    rr = telemetry.TESTS["higher idle (sp)"](e, port, prio, p)
+    rr = telemetry.TESTS["scheduler (auto3)"](e, port, prio, p)
     assert rr.tolist() == [False, True, False, True]  # round robin: the test is idle-loss
