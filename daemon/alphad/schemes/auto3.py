@@ -61,16 +61,19 @@ class Auto3(Auto):
         ahead = ctx.classes.ahead()  # [a, c]: class a is served before class c
         # per managed queue, the classes its scheduler serves first (None: no strict priority)
         self.ahead_m = ahead[:, self.cls].T.astype(np.float64) if ahead.any() else None
+        self.port_cls = self.port_m * self.P + self.cls  # (port, class) of each managed queue
 
     def _not_starved(self, burst: np.ndarray, est: Estimates) -> np.ndarray:
         """Bursts on queues whose strict-priority elders sent less than idle_util together."""
         if self.ahead_m is None:
             return burst
         P = self.P
-        per = np.bincount(self.port_m * P + self.cls, weights=est.rate[self.idx],
+        per = np.bincount(self.port_cls, weights=est.rate[self.idx],
                           minlength=self.n_ports * P).reshape(self.n_ports, P)
-        first = (per[self.port_m] * self.ahead_m).sum(axis=1)  # line rate served before each
-        return burst & (first < self.p["idle_util"])  # type: ignore[no-any-return]
+        j = np.flatnonzero(burst)
+        first = (per[self.port_m[j]] * self.ahead_m[j]).sum(axis=1)  # line rate served first
+        burst[j[first >= self.p["idle_util"]]] = False
+        return burst
 
     def _may_raise(self, c: int, t: float) -> bool:
         """Not within ``hold`` of a step down by the safety rule."""
