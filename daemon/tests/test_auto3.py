@@ -60,3 +60,20 @@ def test_the_idle_floor_is_loss_min_and_not_a_parameter() -> None:
     ctx = schemes.SchemeContext(sw.topo, sw.cl, Quantizer(), 0.1)
     with pytest.raises(ValueError, match="idle_loss_min"):
         schemes.get("auto3")(ctx, {"idle_loss_min": 0.02})
+
+
+def test_harm_sends_a_raised_class_straight_back_to_alpha_p() -> None:
+    def run(scheme: str) -> float:
+        sw = Switch([("web", [0], 0.5, None), ("query", [1], 0.5, None)], scheme=scheme,
+                    hold=0.3)
+        busy = {0: 0.4, 3: 0.4}
+        for _ in range(5):  # under DT both classes' long flows lose 0.1%
+            sw.step(util=busy, drops={0: 50_000, 3: 50_000})
+        # a burst no alpha admits: the class goes to the cap
+        assert sw.step(util={**busy, 1: 0.005}, drops={0: 50_000, 3: 50_000, 1: 400_000},
+                       peak={1: 400_000})[1] == 16.0
+        # web's long flows lose 0.5%: harm
+        return float(sw.step(util=busy, drops={0: 250_000, 3: 50_000})[1])
+
+    assert run("auto3") == 0.5
+    assert run("auto") == 8.0  # one level down

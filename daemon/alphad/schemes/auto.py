@@ -144,6 +144,10 @@ class Auto:
         """The bursts that were not starvation by the scheduler: `auto` knows none."""
         return burst
 
+    def _backed_off(self, k: float) -> float:
+        """The level a raised class steps down to when the raise costs: one less."""
+        return max(k - 1, 0.0)
+
     def _may_raise(self, c: int, t: float) -> bool:
         """Whether class c may be raised now: `auto` raises whenever a burst asks."""
         return True
@@ -212,7 +216,7 @@ class Auto:
             if any(o and not r for o, r in zip(over[0], raised, strict=True)) or any(over[1]):
                 for c in range(P):  # the raise costs: back off
                     if raised[c]:
-                        level[c] = max(level[c] - 1, 0.0)
+                        level[c] = self._backed_off(level[c])
                         self.last_step[c] = self.last_backoff[c] = t
                 bursty = [False] * P
                 changed = True

@@ -1,5 +1,5 @@
-"""A candidate for the default, under design: `auto` that knows the scheduler and does not
-retry a raise the other traffic paid for.
+"""A candidate for the default, under design: `auto` that knows the scheduler and undoes,
+and does not retry for a while, a raise the other traffic pays for.
 
 Every interval each managed queue is *idle* (it sent less than ``idle_util`` of line rate)
 or *busy*. An idle queue that dropped at least ``burst_frac`` of the bytes offered to it
@@ -21,7 +21,7 @@ buffer gives it. Per class (level k: alpha = alpha_p 2^k):
    intervals in which no class was raised: what the traffic loses under DT. While any
    class is raised, if a class that is not raised loses ``safety`` times that on its idle
    queues, or any class does on its busy queues (and at least ``loss_min``), every raised
-   class steps down one level and is not raised again for ``hold``.
+   class goes back to alpha_p and is not raised again for ``hold``.
 4. **Fallback**: a gap of more than STALE_INTERVALS intervals between samples, or a counter
    reset, returns every queue to alpha_p and forgets the history. Unmanaged queues are
    never touched.
@@ -74,6 +74,10 @@ class Auto3(Auto):
         first = (per[self.port_m[j]] * self.ahead_m[j]).sum(axis=1)  # line rate served first
         burst[j[first >= self.p["idle_util"]]] = False
         return burst
+
+    def _backed_off(self, k: float) -> float:
+        """Straight back to alpha_p: the raise costs the other traffic."""
+        return 0.0
 
     def _may_raise(self, c: int, t: float) -> bool:
         """Not within ``hold`` of a step down by the safety rule."""
