@@ -61,7 +61,8 @@ def record(sc: SuiteScenario, seed: int, path: Path, interval: str = "100ms",
     from alphad.backends.sim import CosimSession, cosimulate
     from alphad.controller import Controller
 
-    s = spec(sc, parse_config(f"dt@{interval}"), seed)
+    cfg = parse_config(f"dt@{interval}")
+    s = spec(sc, cfg, seed)
     prog = program or default_program()
     with tempfile.TemporaryDirectory() as tmp:
         argv = s.argv(prog, Path(tmp))
@@ -74,6 +75,7 @@ def record(sc: SuiteScenario, seed: int, path: Path, interval: str = "100ms",
     data = {n: (r.ctrl.topo, r.ctrl.classes, r.samples) for n, r in recs.items()}
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(pickle.dumps({"scenario": sc.name, "seed": seed, "interval": interval,
+                                   "interval_s": cfg.interval_s,
                                    "switches": data}))
     return path
 
@@ -184,35 +186,49 @@ class Tally:
 
 
 def judge(data: dict[str, Any], sc: SuiteScenario, test: BurstTest, every: int = 1,
-          params: dict[str, float] | None = None, after_s: float = 0.0) -> Tally:
+          params: dict[str, float] | None = None, after_s: float = 0.0,
+          ahead: bool = False, confirm: int = 0) -> Tally:
     """Replay a recording (``every`` samples make one interval) through the estimator and
-    count what ``test`` flags per (switch, class, interval), after ``after_s``."""
+    count what ``test`` flags per (switch, class, interval), after ``after_s``.
+
+    ``ahead``: judge each flag against the next interval's incast classes, when a raise it
+    asks for is in effect. ``confirm``: a class counts as flagged only when it was in one of
+    the ``confirm`` intervals before too."""
     p = {"idle_util": 0.1, "burst_frac": 0.02, "sp": float(sc.sched == "sp"), **(params or {})}
     tally = Tally(classes_flagged=set())
+    span = every * float(data.get("interval_s", 0.1))
     for name, (topo, classes, samples) in data["switches"].items():
         est = Estimator(topo, classes)
         managed = np.flatnonzero(classes.prio >= 0)
         port, prio = topo.queue_port[managed], classes.prio[managed]
         prev = None
+        before: list[np.ndarray] = []  # the class flags of the last ``confirm`` intervals
         for s in _coarsen(samples, every):
             e = est.update(s)
             t0, prev = prev, s.t
-            if e is None or t0 is None or s.t <= after_s:
+            if e is None or t0 is None:
                 continue
             sub = replace(e, tx_delta=e.tx_delta[managed], drop_delta=e.drop_delta[managed],
                           rate=e.rate[managed])
             hit = test(sub, port, prio, p)
-            truth = incast_classes_at(sc, t0, s.t)
+            now = np.array([bool(hit[prio == c].any()) for c in range(classes.n_prio)])
+            flags = now & np.any(before, axis=0) if confirm and before else (
+                now if not confirm else np.zeros_like(now))
+            before = (before + [now])[-confirm:] if confirm else before
+            if s.t <= after_s:
+                continue
+            truth = (incast_classes_at(sc, s.t, s.t + span) if ahead
+                     else incast_classes_at(sc, t0, s.t))
             for c in range(classes.n_prio):
-                flagged = bool(hit[prio == c].any())
+                flagged = bool(flags[c])
                 if c in truth:
                     tally.incast += 1
                     tally.flagged_incast += flagged
                 else:
                     tally.other += 1
                     tally.flagged_other += flagged
-                if flagged and c not in truth:
-                    tally.classes_flagged.add((name, c))
+                    if flagged:
+                        tally.classes_flagged.add((name, c))
     return tally
 
 

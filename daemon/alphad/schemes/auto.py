@@ -144,6 +144,10 @@ class Auto:
         """The bursts that were not starvation by the scheduler: `auto` knows none."""
         return burst
 
+    def _recurring(self, bursty: list[bool], t: float) -> list[bool]:
+        """The classes whose bursts count now: `auto` counts every one."""
+        return bursty
+
     def _backed_off(self, k: float) -> float:
         """The level a raised class steps down to when the raise costs: one less."""
         return max(k - 1, 0.0)
@@ -202,7 +206,7 @@ class Auto:
         free = est.free
         need_hold = self.need.push_list(t, [self._level(c, S_idle[c], W_idle[c], free)
                                        if S_idle[c] >= MIN_BYTES else 0.0 for c in range(P)])
-        bursty = [s > 0 for s in S_c]
+        bursty = self._recurring([s > 0 for s in S_c], t)
         raised = [k > 0 for k in level]
         changed = False
         if not any(raised):  # what the traffic loses under DT: averaged while DT runs

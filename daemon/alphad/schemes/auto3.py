@@ -1,5 +1,5 @@
-"""A candidate for the default, under design: `auto` that knows the scheduler and undoes,
-and does not retry for a while, a raise the other traffic pays for.
+"""A candidate for the default, under design: `auto` that knows the scheduler, raises for
+bursts that recur, and undoes (and does not retry for a while) what others pay for.
 
 Every interval each managed queue is *idle* (it sent less than ``idle_util`` of line rate)
 or *busy*. An idle queue that dropped at least ``burst_frac`` of the bytes offered to it
@@ -9,8 +9,9 @@ sustained flows keep their queue busy, TCP loses a far smaller share of a window
 burst that overflows a threshold does, and a starved queue loses to bandwidth that no
 buffer gives it. Per class (level k: alpha = alpha_p 2^k):
 
-1. **Raise** a class with a burst to the level its biggest burst needed, at least one
-   more, never above ``alpha_cap``: a burst of S = peak + drops beside the rest of the
+1. **Raise** a class with a burst, and another within ``hold`` before it (a burst seen
+   once predicts nothing), to the level its biggest burst needed, at least one more,
+   never above ``alpha_cap``: a burst of S = peak + drops beside the rest of the
    pool (free buffer F at the pool's peak, plus the queue's own peak) is admitted while
    S < alpha (F - S), so it needed ``margin`` S / (F - S) (ABM Eq. 5; FB Eq. 6-8).
 2. **Decay**: a class without a burst for ``hold`` seconds steps down one level per
@@ -74,6 +75,16 @@ class Auto3(Auto):
         first = (per[self.port_m[j]] * self.ahead_m[j]).sum(axis=1)  # line rate served first
         burst[j[first >= self.p["idle_util"]]] = False
         return burst
+
+    def reset_state(self) -> None:
+        super().reset_state()
+        self.sighted = [-math.inf] * self.P  # last interval in which the class had a burst
+
+    def _recurring(self, bursty: list[bool], t: float) -> list[bool]:
+        """Bursts of classes that had one in the last ``hold`` too: one predicts nothing."""
+        out = [b and t - s <= self.hold for b, s in zip(bursty, self.sighted, strict=True)]
+        self.sighted = [t if b else s for b, s in zip(bursty, self.sighted, strict=True)]
+        return out
 
     def _backed_off(self, k: float) -> float:
         """Straight back to alpha_p: the raise costs the other traffic."""
