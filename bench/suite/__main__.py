@@ -54,6 +54,10 @@ def main(argv: list[str] | None = None) -> int:
     b = sub.add_parser("bursts", help="burst tests judged on telemetry recorded under DT")
     b.add_argument("--half", default="dev", help="dev, eval, all, or scenario names")
     b.add_argument("--seed", type=int, default=1)
+    b.add_argument("--ahead", action="store_true",
+                   help="judge each flag against the next interval, when its raise acts")
+    b.add_argument("--confirm-s", type=float, default=0.0,
+                   help="count a class's flag only if it had one in this many seconds before")
     a = ap.parse_args(argv)
 
     if a.cmd == "list":
@@ -89,7 +93,8 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as e:
             print(f"error: {e}", file=sys.stderr)
             return 2
-        print("\n".join(table(recordings(scenarios, a.seed, log=print))))
+        print("\n".join(table(recordings(scenarios, a.seed, log=print), ahead=a.ahead,
+                               confirm_s=a.confirm_s)))
         return 0
     if a.cmd == "trace":
         from bench.suite.trace import trace

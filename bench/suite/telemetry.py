@@ -61,8 +61,8 @@ def record(sc: SuiteScenario, seed: int, path: Path, interval: str = "100ms",
     from alphad.backends.sim import CosimSession, cosimulate
     from alphad.controller import Controller
 
-    cfg = parse_config(f"dt@{interval}")
-    s = spec(sc, cfg, seed)
+    run_cfg = parse_config(f"dt@{interval}")
+    s = spec(sc, run_cfg, seed)
     prog = program or default_program()
     with tempfile.TemporaryDirectory() as tmp:
         argv = s.argv(prog, Path(tmp))
@@ -75,7 +75,7 @@ def record(sc: SuiteScenario, seed: int, path: Path, interval: str = "100ms",
     data = {n: (r.ctrl.topo, r.ctrl.classes, r.samples) for n, r in recs.items()}
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(pickle.dumps({"scenario": sc.name, "seed": seed, "interval": interval,
-                                   "interval_s": cfg.interval_s,
+                                   "interval_s": run_cfg.interval_s,
                                    "switches": data}))
     return path
 
@@ -253,16 +253,18 @@ def recordings(scenarios: Sequence[SuiteScenario], seed: int,
 
 def table(recordings: Sequence[tuple[SuiteScenario, dict[str, Any]]],
           intervals: Sequence[tuple[str, int]] = (("100ms", 1), ("1s", 10)),
-          after_s: float = 1.0) -> list[str]:
+          after_s: float = 1.0, ahead: bool = False, confirm_s: float = 0.0) -> list[str]:
     """Markdown: per test and interval, the share of incast class-intervals flagged and of
-    the others' (false positives), over ``recordings`` and per scenario."""
+    the others' (false positives), over ``recordings`` and per scenario; ``ahead`` and
+    ``confirm_s`` (a window of seconds, in whole intervals) as for ``judge``."""
     head = ["scenario", "sched"] + [f"{t} @{lab}" for lab, _ in intervals for t in TESTS]
     rows, total = [], {}
     for sc, data in recordings:
         cells = []
         for lab, every in intervals:
             for tn, test in TESTS.items():
-                t = judge(data, sc, test, every, after_s=after_s)
+                t = judge(data, sc, test, every, after_s=after_s, ahead=ahead,
+                          confirm=round(confirm_s / (every * data.get("interval_s", 0.1))))
                 agg = total.setdefault((lab, tn), Tally())
                 for f in ("flagged_incast", "incast", "flagged_other", "other"):
                     setattr(agg, f, getattr(agg, f) + getattr(t, f))

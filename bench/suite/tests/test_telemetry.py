@@ -45,6 +45,11 @@ def test_a_recording_replays_into_flags_of_the_incast_class(tmp_path: Path,
     tally = telemetry.judge(rec, sc, telemetry.TESTS["auto"])
     assert tally.incast > 0 and tally.flagged_incast > 0  # the queries overflow class 1
     assert tally.flagged_other <= tally.flagged_incast
+    # confirmed flags are a subset, and the first interval's flag is never confirmed
+    once = telemetry.judge(rec, sc, telemetry.TESTS["auto"], confirm=1)
+    assert once.incast == tally.incast and once.flagged_incast <= tally.flagged_incast
+    ahead = telemetry.judge(rec, sc, telemetry.TESTS["auto"], ahead=True)
+    assert ahead.flagged_incast + ahead.flagged_other == tally.flagged_incast + tally.flagged_other
 
 
 def test_the_incast_classes_follow_the_phase_plan() -> None:
