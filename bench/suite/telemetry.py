@@ -276,7 +276,8 @@ def table(recordings: Sequence[tuple[SuiteScenario, dict[str, Any]]],
 
 
 def _cell(t: Tally) -> str:
-    """Incast class-intervals flagged / other class-intervals flagged (false positives)."""
+    """Incast class-intervals flagged / other class-intervals flagged (false positives),
+    each as a share and a count."""
     def pct(x: float) -> str:
         return "-" if math.isnan(x) else f"{x:.0%}"
-    return f"{pct(t.recall)} / {pct(t.false_positive)}"
+    return f"{pct(t.recall)} ({t.flagged_incast}) / {pct(t.false_positive)} ({t.flagged_other})"
