@@ -140,11 +140,10 @@ def _scheduler(e: Estimates, port: np.ndarray, prio: np.ndarray,
     return burst & (ahead < p["idle_util"])  # type: ignore[no-any-return]
 
 
-def _contrast(e: Estimates, port: np.ndarray, prio: np.ndarray, p: dict[str, float],
-              first: BurstTest = _idle_loss) -> np.ndarray:
-    """``first`` (`auto`'s test), counted for a class only when its bursts lose ``contrast``
-    times the share the other classes' idle queues lose together."""
-    burst = first(e, port, prio, p)
+def _contrast(e: Estimates, port: np.ndarray, prio: np.ndarray, p: dict[str, float]) -> np.ndarray:
+    """`auto`'s test, counted for a class only when its bursts lose ``contrast`` times the
+    share the other classes' idle queues lose together (a candidate's rule, since removed)."""
+    burst = _idle_loss(e, port, prio, p)
     idle = e.rate < p["idle_util"]
     offered = e.tx_delta + e.drop_delta
     d_i, o_i = e.drop_delta * idle, offered * idle
@@ -157,13 +156,8 @@ def _contrast(e: Estimates, port: np.ndarray, prio: np.ndarray, p: dict[str, flo
     return burst
 
 
-def _auto2(e: Estimates, port: np.ndarray, prio: np.ndarray, p: dict[str, float]) -> np.ndarray:
-    """`auto2`'s test: the scheduler's, then the contrast."""
-    return _contrast(e, port, prio, p, _scheduler)
-
-
 TESTS: dict[str, BurstTest] = {"auto": _idle_loss, "contrast": _contrast,
-                               "scheduler (auto3)": _scheduler, "auto2": _auto2}
+                               "scheduler (auto3)": _scheduler}
 
 
 @dataclass

@@ -37,7 +37,7 @@ MEANINGS: dict[str, str] = {
     "priorities[].group": "FB priority group over which N_p is counted (default: the class)",
     "priorities[].strict": "strict-priority rank of the class's queues in the port scheduler: "
                            "served before classes of a larger rank and every class without one "
-                           "(read by the burst tests of `auto2` and `auto3`)",
+                           "(read by `auto3`'s burst test)",
     # quantize
     "quantize.mode": "`pow2`: alpha = 2^k, as SAI and SONiC take it; `continuous`: any alpha "
                      "(simulation only)",
