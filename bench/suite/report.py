@@ -30,6 +30,11 @@ METRICS = (
     ("short_rto_flows", "short flows with a timeout", False),
     ("long_tput_vs_dt", "long-flow throughput", True),
 )
+# A metric is judged only where every run has this many samples behind it (count field,
+# minimum): a p99 over fewer than 100 is a maximum, a ratio over a few long flows is noise.
+SAMPLES = {"qct_ms_p99": ("queries", 100), "qct_ms_mean": ("queries", 10),
+           "query_timeouts": ("queries", 10), "short_slowdown_p99": ("short_n", 100),
+           "short_rto_flows": ("short_n", 10), "long_tput_vs_dt": ("long_n", 10)}
 NEVER_WORSE_SHARE = 0.95  # of (scenario, metric) pairs not beyond the seed spread
 NEVER_WORSE_MAX = 0.10  # and none worse than DT by more than this
 GAIN_SHARE = 0.9  # of the reference's median reduction of queries timed out
@@ -86,6 +91,10 @@ def compare(res: dict[str, Any], config: str, scenarios: Sequence[str],
             if key == "long_tput_vs_dt" and against == "dt":
                 d = [1.0] * len(c)
             if not c or len(c) != len(d) or any(math.isnan(x) for x in c + d):
+                continue
+            field, least = SAMPLES[key]
+            n = _vals(res, sc, config, both, field, win) + _vals(res, sc, ref_cfg, both, field, win)
+            if any(x < least for x in n):  # too few samples (a missing count is not judged)
                 continue
             mc, md = statistics.fmean(c), statistics.fmean(d)
             spread = max(max(c) - min(c), max(d) - min(d)) / 2
@@ -388,6 +397,10 @@ def write_report(results: Path, out: Path) -> None:
          "BDP, so a window's surplus cannot queue in the sending host; Cubic's is unbounded "
          "([research/controller.md](research/controller.md"
          "#why-the-dctcp-scenarios-run-slowly-unbounded-windows-in-the-harness))."),
+        "",
+        ("A (scenario, metric) pair is judged only where every run behind it has enough "
+         "samples: 100 queries or short flows for a p99, 10 queries, short flows or long "
+         "flows for the other metrics."),
         "",
     ]
     verdicts: dict[str, Any] = {}

@@ -104,6 +104,18 @@ def test_verdicts_use_the_seed_spread() -> None:
     assert pairs["query_timeouts"].verdict == "tie"
 
 
+def test_metrics_with_too_few_samples_are_not_judged() -> None:
+    res = {"rows": {}, "scenarios": {}}
+    for seed in (1, 2):
+        counts = {"queries": 500, "short_n": 50, "long_n": 4 if seed == 2 else 40}
+        res["rows"][row_key("s00", seed, "dt")] = {"1s": {**_m(10, 5), **counts}}
+        res["rows"][row_key("s00", seed, "auto@100ms")] = {
+            "1s": {**_m(12, 9, rto=3, tput=0.5), **counts}}
+    judged = {p.metric for p in report.compare(res, "auto@100ms", ["s00"])}
+    # a p99 over 50 short flows, and long flows with 4 on one seed: not judged
+    assert judged == {"qct_ms_p99", "qct_ms_mean", "query_timeouts", "short_rto_flows"}
+
+
 def test_scenarios_with_fewer_seeds_stay_in_the_verdicts() -> None:
     """A second seed on some scenarios: each scenario is compared on the seeds it ran."""
     res = {"rows": {}, "scenarios": {"s00": {"half": "eval"}, "s01": {"half": "eval"}}}
