@@ -284,9 +284,10 @@ def test_trace_reads_what_a_cosimulated_run_wrote(tmp_path: Path,
     out = capsys.readouterr().out
     assert out.startswith(f"{short.name} auto@100ms seed 1: ")
     assert len(rows) > 1 and "no writes" not in out  # the cheapest scenario bursts early
-    for line in out.splitlines()[1:]:
-        if line != "no writes":
-            assert line.startswith(("leaf", "spine")) and "s " in line
+    *timelines, counts = out.splitlines()[1:]
+    for line in timelines:
+        assert line.startswith(("leaf", "spine")) and "s " in line
+    assert counts.startswith("raises ") and "step-downs" in counts
 
 
 def test_steps_count_raises_that_follow_a_step_down() -> None:
