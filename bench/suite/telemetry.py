@@ -84,16 +84,16 @@ def incast_classes_at(sc: SuiteScenario, t0: float, t1: float) -> set[int]:
     """The classes that carry incast at some time in [t0, t1): the phase plan, cycled."""
     if not sc.phases:
         return set(sc.burst_classes)
-    plan = []
+    plan = []  # (duration s, the classes with incast: none where the phase has no queries)
     for part in sc.phases.split(";"):
         dur_ms, _load, _ws, qps, _frac, incast = part.split(",")
-        plan.append((float(dur_ms) / 1e3, float(qps),
+        plan.append((float(dur_ms) / 1e3,
                      {int(c) for c in incast.split("+") if c} if float(qps) > 0 else set()))
-    cycle = sum(d for d, _, _ in plan)
+    cycle = sum(d for d, _ in plan)
     out: set[int] = set()
     t = START_S + cycle * max(np.floor((t0 - START_S) / cycle), 0.0)
     while t < t1:
-        for d, _, classes in plan:
+        for d, classes in plan:
             if t < t1 and t + d > t0:
                 out |= classes
             t += d
@@ -168,7 +168,6 @@ class Tally:
     incast: int = 0
     flagged_other: int = 0
     other: int = 0
-    classes_flagged: set[tuple[str, int]] | None = None  # (switch, class) ever flagged
 
     @property
     def recall(self) -> float:
@@ -180,18 +179,17 @@ class Tally:
 
 
 def judge(data: dict[str, Any], sc: SuiteScenario, test: BurstTest, every: int = 1,
-          params: dict[str, float] | None = None, after_s: float = 0.0,
-          ahead: bool = False, confirm: int = 0) -> Tally:
+          after_s: float = 0.0, ahead: bool = False, confirm: int = 0) -> Tally:
     """Replay a recording (``every`` samples make one interval) through the estimator and
     count what ``test`` flags per (switch, class, interval), after ``after_s``.
 
     ``ahead``: judge each flag against the next interval's incast classes, when a raise it
     asks for is in effect. ``confirm``: a class counts as flagged only when it was in one of
     the ``confirm`` intervals before too."""
-    p = {"idle_util": 0.1, "burst_frac": 0.02, "sp": float(sc.sched == "sp"), **(params or {})}
-    tally = Tally(classes_flagged=set())
+    p = {"idle_util": 0.1, "burst_frac": 0.02, "sp": float(sc.sched == "sp")}
+    tally = Tally()
     span = every * float(data.get("interval_s", 0.1))
-    for name, (topo, classes, samples) in data["switches"].items():
+    for topo, classes, samples in data["switches"].values():
         est = Estimator(topo, classes)
         managed = np.flatnonzero(classes.prio >= 0)
         port, prio = topo.queue_port[managed], classes.prio[managed]
@@ -206,23 +204,21 @@ def judge(data: dict[str, Any], sc: SuiteScenario, test: BurstTest, every: int =
                           rate=e.rate[managed])
             hit = test(sub, port, prio, p)
             now = np.array([bool(hit[prio == c].any()) for c in range(classes.n_prio)])
-            flags = now & np.any(before, axis=0) if confirm and before else (
-                now if not confirm else np.zeros_like(now))
-            before = (before + [now])[-confirm:] if confirm else before
+            flags = now
+            if confirm:
+                flags = now & np.any(before, axis=0) if before else np.zeros_like(now)
+                before = (before + [now])[-confirm:]
             if s.t <= after_s:
                 continue
             truth = (incast_classes_at(sc, s.t, s.t + span) if ahead
                      else incast_classes_at(sc, t0, s.t))
             for c in range(classes.n_prio):
-                flagged = bool(flags[c])
                 if c in truth:
                     tally.incast += 1
-                    tally.flagged_incast += flagged
+                    tally.flagged_incast += bool(flags[c])
                 else:
                     tally.other += 1
-                    tally.flagged_other += flagged
-                    if flagged:
-                        tally.classes_flagged.add((name, c))
+                    tally.flagged_other += bool(flags[c])
     return tally
 
 
