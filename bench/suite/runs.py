@@ -38,7 +38,8 @@ SHARED_CODE = ("schemes/_base.py", "estimate.py", "quantize.py", "model.py")
 QUANTIZE = {"mode": "pow2", "kmin": -8, "kmax": 7, "hysteresis": 0.25}
 # Schemes that read the scheduler (priorities' ``strict``): the suite tells them about strict
 # priority; the others' runs keep the configuration, and the cache keys, they had without it.
-READS_SCHEDULER = ("auto3",)
+READS_SCHEDULER = ("auto3", "auto3-no-recurrence", "auto3-no-reset", "auto3-no-retry",
+                   "auto3-no-absorbed")
 _INTERVAL = re.compile(r"^(\d+(?:\.\d+)?)(ms|s)$")
 
 

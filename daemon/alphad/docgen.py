@@ -258,6 +258,8 @@ def _scheme_params() -> dict[str, dict[str, tuple[float, str]]]:
 
     out: dict[str, dict[str, tuple[float, str]]] = {}
     for name in schemes.known():
+        if getattr(schemes.get(name), "ablation_of", None):
+            continue
         mod = sys.modules.get(schemes.get(name).__module__)
         defaults = getattr(mod, "DEFAULTS", None)
         if not isinstance(defaults, dict):
@@ -384,6 +386,13 @@ def generate() -> str:
     for s, p in params.items():
         n = f"{len(p)}, [below](#{s}-parameters)" if p else "none"
         out.append(f"| `{s}` | {_cell(_scheme_summary(s))} | {n} |")
+    from alphad import schemes
+
+    ablations = [s for s in schemes.known() if getattr(schemes.get(s), "ablation_of", None)]
+    if ablations:
+        out += ["", "Ablation variants, for the scenario suite and not for switches, each "
+                "`auto3` without the rule its name gives: "
+                + ", ".join(f"`{s}`" for s in ablations) + "."]
     for s, p in params.items():
         if not p:
             continue

@@ -152,6 +152,10 @@ class Auto:
         """The level a raised class steps down to when the raise costs: one less."""
         return max(k - 1, 0.0)
 
+    def _kept(self, idle: np.ndarray, drop: np.ndarray) -> np.ndarray:
+        """The queues whose peaks keep a raise (decay rule): `auto` takes every idle one."""
+        return idle
+
     def _may_raise(self, c: int, t: float) -> bool:
         """Whether class c may be raised now: `auto` raises whenever a burst asks."""
         return True
@@ -187,12 +191,13 @@ class Auto:
             port_util = np.bincount(self.port, weights=est.rate, minlength=self.n_ports)
             burst &= port_util[self.port_m] < 1.0 - p["idle_util"]
             burst = self._not_starved(burst, est)
-        # Peaks S = wm + drops, and wm alone, of the idle queues and of the bursts.
+        # Peaks S = wm + drops, and wm alone, of the bursts and of the queues whose peaks
+        # keep a raise.
         M = self._maxs
         M[3] = est.watermark[idx]
         np.add(M[3], drop, out=M[2])
-        np.multiply(M[2:], idle[None, :], out=M[2:])
         np.multiply(M[2:], burst[None, :], out=M[:2])
+        np.multiply(M[2:], self._kept(idle, drop)[None, :], out=M[2:])
         d_i, o_i, d_all, o_all = self._per_class(np.add, A, 0.0).tolist()
         S_c, W_c, S_idle, W_idle = self._per_class(np.maximum, M, 0.0).tolist()
         P = self.P

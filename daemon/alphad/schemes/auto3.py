@@ -15,8 +15,9 @@ buffer gives it. Per class (level k: alpha = alpha_p 2^k):
    pool (free buffer F at the pool's peak, plus the queue's own peak) is admitted while
    S < alpha (F - S), so it needed ``margin`` S / (F - S) (ABM Eq. 5; FB Eq. 6-8).
 2. **Decay**: a class without a burst for ``hold`` seconds steps down one level per
-   ``hold``, unless the peaks of its idle queues in the last ``hold`` (lost or not)
-   still needed the level by the same rule.
+   ``hold``, unless the peaks of its idle queues that lost nothing in the last ``hold``
+   still needed the level by the same rule: a queue that lost at its threshold was
+   filled by flows that fill any threshold, not by a burst the level absorbed.
 3. **Safety**: each class's loss fraction on its idle queues (short flows, bursts) and on
    its busy queues (sustained flows) is averaged over ``hold``, and apart over the
    intervals in which no class was raised: what the traffic loses under DT. While any
@@ -31,7 +32,7 @@ buffer gives it. Per class (level k: alpha = alpha_p 2^k):
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -90,15 +91,34 @@ class Auto3(Auto):
         """Straight back to alpha_p: the raise costs the other traffic."""
         return 0.0
 
+    def _kept(self, idle: np.ndarray, drop: np.ndarray) -> np.ndarray:
+        """Idle queues that lost nothing: the bursts the raised level absorbed whole."""
+        return idle & (drop == 0)
+
     def _may_raise(self, c: int, t: float) -> bool:
         """Not within ``hold`` of a step down by the safety rule."""
         return t - self.last_backoff[c] >= self.hold
 
 
-@register("auto3")
-def make(ctx: SchemeContext, params: Mapping[str, Any]) -> Auto3:
-    p = numeric_params("auto3", params, DEFAULTS,
-                       positive=("idle_util", "margin", "alpha_cap", "hold", "safety"))
-    if math.isinf(p.get("alpha_cap", 1.0)):
-        raise ValueError("scheme auto3: alpha_cap must be finite")
-    return Auto3(ctx, p)
+def _factory(name: str, cls: type[Auto3]) -> Callable[[SchemeContext, Mapping[str, Any]], Auto3]:
+    def make(ctx: SchemeContext, params: Mapping[str, Any]) -> Auto3:
+        p = numeric_params(name, params, DEFAULTS,
+                           positive=("idle_util", "margin", "alpha_cap", "hold", "safety"))
+        if math.isinf(p.get("alpha_cap", 1.0)):
+            raise ValueError(f"scheme {name}: alpha_cap must be finite")
+        return cls(ctx, p)
+
+    return make
+
+
+make = register("auto3")(_factory("auto3", Auto3))
+
+# Ablations: `auto3` without one of its rules (that hook back to `auto`'s), for the suite.
+ABLATIONS = {"scheduler": "_not_starved", "recurrence": "_recurring", "reset": "_backed_off",
+             "retry": "_may_raise", "absorbed": "_kept"}
+for _rule, _hook in ABLATIONS.items():
+    _name = f"auto3-no-{_rule}"
+    _cls = type(f"Auto3No{_rule.title()}", (Auto3,), {"name": _name, _hook: getattr(Auto, _hook)})
+    _make = _factory(_name, _cls)
+    _make.ablation_of = "auto3"  # type: ignore[attr-defined]
+    register(_name)(_make)
