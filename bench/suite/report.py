@@ -19,7 +19,7 @@ from bench.suite.campaign import GRID, TUNE_SEED, load_results, row_key
 from bench.suite.runs import parse_config
 from bench.suite.scenarios import DISTRIBUTION, N_SCENARIOS, SUITE_SEED, WARMUPS_S
 
-__all__ = ["METRICS", "Pair", "compare", "write_report"]
+__all__ = ["METRICS", "Pair", "compare", "null_pairs", "write_report"]
 
 # (key, label, higher is better)
 METRICS = (
@@ -96,27 +96,80 @@ def compare(res: dict[str, Any], config: str, scenarios: Sequence[str],
             n = _vals(res, sc, config, both, field, win) + _vals(res, sc, ref_cfg, both, field, win)
             if any(x < least for x in n):  # too few samples (a missing count is not judged)
                 continue
-            mc, md = statistics.fmean(c), statistics.fmean(d)
-            spread = max(max(c) - min(c), max(d) - min(d)) / 2
-            worse = (md - mc) if higher else (mc - md)
-            verdict = "loss" if worse > spread else "win" if -worse > spread else "tie"
-            change = worse / md if md > 0 else (0.0 if worse == 0 else math.inf)
-            pairs.append(Pair(sc, key, verdict, change, mc, md))
+            pairs.append(_judge(sc, key, higher, c, d))
     return pairs
+
+
+def _judge(sc: str, key: str, higher: bool, c: list[float], d: list[float]) -> Pair:
+    """The verdict on one pair: a tie within half the larger of the two ranges over seeds."""
+    mc, md = statistics.fmean(c), statistics.fmean(d)
+    spread = max(max(c) - min(c), max(d) - min(d)) / 2
+    worse = (md - mc) if higher else (mc - md)
+    verdict = "loss" if worse > spread else "win" if -worse > spread else "tie"
+    change = worse / md if md > 0 else (0.0 if worse == 0 else math.inf)
+    return Pair(sc, key, verdict, change, mc, md)
+
+
+def null_pairs(res: dict[str, Any], scenarios: Sequence[str], k: int = 2) -> list[Pair]:
+    """DT on k seeds judged against DT on k other seeds by the same rule, per scenario with
+    2k seeds of DT: what a config with DT's behaviour, whose runs differ from DT's as much
+    as other seeds' do, would be called by chance. Long-flow throughput is DT's by
+    definition, and is left out."""
+    pairs = []
+    for sc in scenarios:
+        seeds = _seeds(res, sc, "dt")
+        if len(seeds) < 2 * k:
+            continue
+        a, b = seeds[:k], seeds[k:2 * k]
+        for key, _, higher in METRICS:
+            if key == "long_tput_vs_dt":
+                continue
+            c, d = (_vals(res, sc, "dt", s, key, window("dt")) for s in (a, b))
+            field, least = SAMPLES[key]
+            n = [x for s in (a, b) for x in _vals(res, sc, "dt", s, field, window("dt"))]
+            if not c or not d or any(math.isnan(x) for x in c + d) or any(x < least for x in n):
+                continue
+            pairs.append(_judge(sc, key, higher, c, d))
+    return pairs
+
+
+def _null(res: dict[str, Any]) -> list[str]:
+    """The rule's false-loss rate: DT against itself on other seeds."""
+    pairs = null_pairs(res, sorted(res["scenarios"]))
+    if not pairs:
+        return []
+    lo = [p for p in pairs if p.verdict == "loss"]
+    names = sorted({p.scenario for p in pairs})
+    top = max(pairs, key=lambda p: p.change)
+    return [
+        "## The rule against itself", "",
+        (f"DT on its first two seeds judged against DT on the next two, by the rule above, "
+         f"in {len(names)} scenarios ({', '.join(names)}): {len(lo)} of {len(pairs)} pairs "
+         f"({len(lo) / len(pairs):.0%}) are losses, the largest {_pct(top.change)} "
+         f"({top.metric}, {top.scenario}). A config whose runs differ from DT's on the same "
+         "seed as much as another seed's do is called worse that often by chance; paired "
+         "runs of a config that seldom acts differ far less."), "",
+    ]
 
 
 def _configs(res: dict[str, Any], ablations: bool = False) -> list[str]:
     """The configs with rows: the candidates, or (``ablations``) those that set parameters."""
     names = {k.split("|", 2)[2] for k in res["rows"]}
-    names = {n for n in names - {"dt", *GRID} if ("[" in n) == ablations}
+    names = {n for n in names - {"dt", *GRID} if (base_config(n) != n) == ablations}
     return sorted(names, key=lambda n: (n != "abm", n.split("@")[0], parse_config(n).interval_s,
                                         n))
 
 
 def base_config(config: str) -> str:
-    """``auto[hold=1]@100ms`` -> ``auto@100ms``: what an ablation is compared with."""
+    """``auto[hold=1]@100ms`` -> ``auto@100ms``, ``auto3-no-reset@1s`` -> ``auto3@1s``: what
+    an ablation (other parameters, or a variant without one rule) is compared with."""
+    from alphad import schemes
+
     head, _, tail = config.partition("@")
-    return head.split("[", 1)[0] + ("@" + tail if tail else "")
+    name = head.split("[", 1)[0]
+    if tail and name in schemes.known():
+        name = getattr(schemes.get(name), "ablation_of", None) or name
+    return name + ("@" + tail if tail else "")
 
 
 def _ablations(res: dict[str, Any]) -> list[str]:
@@ -427,6 +480,7 @@ def write_report(results: Path, out: Path) -> None:
                          "near the best static"], rows)
         lines += _static_detail(res, half, configs)
     lines += _ablations(res)
+    lines += _null(res)
     lines += _superseded(res)
     picks = res.get("static_best", {})
     if picks:

@@ -164,6 +164,25 @@ def test_ablations_are_compared_with_their_defaults() -> None:
     table = "\n".join(report._ablations(res))
     # against auto@100ms, not DT: queries timed out doubled, nothing else changed
     assert "| `auto[hold=0.5]@100ms` | `auto@100ms` | 1 | 0 / 1 | +100% |" in table
+    # a variant without one rule is an ablation of the scheme it comes from
+    res["rows"][row_key("s00", 1, "auto3-no-reset@100ms")] = {"1s": _m(8, 5, to=0.1)}
+    assert report.base_config("auto3-no-reset@100ms") == "auto3@100ms"
+    assert report._configs(res) == ["auto@100ms"]
+
+
+def test_dt_against_itself_on_other_seeds_measures_the_rules_false_losses() -> None:
+    res = {"rows": {}, "scenarios": {"s00": {"half": "dev"}, "s01": {"half": "dev"}}}
+    for seed, p99 in zip((1, 2, 3, 4), (13.0, 14.0, 10.0, 11.0), strict=True):
+        res["rows"][row_key("s00", seed, "dt")] = {"1s": _m(p99, 5)}
+    for seed in (1, 2, 3):  # three seeds: not enough for two against two
+        res["rows"][row_key("s01", seed, "dt")] = {"1s": _m(10, 5)}
+    pairs = {p.metric: p for p in report.null_pairs(res, ["s00", "s01"])}
+    assert {p.scenario for p in pairs.values()} == {"s00"}
+    assert "long_tput_vs_dt" not in pairs  # DT's own by definition
+    # seeds 1-2 (13.5) against 3-4 (10.5), spread 0.5: called worse, by chance
+    assert pairs["qct_ms_p99"].verdict == pairs["qct_ms_mean"].verdict == "loss"
+    assert pairs["query_timeouts"].verdict == "tie"
+    assert "2 of 5 pairs (40%) are losses" in "\n".join(report._null(res))
 
 
 def test_a_row_of_changed_code_keeps_its_earlier_figures() -> None:
