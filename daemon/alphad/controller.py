@@ -20,7 +20,7 @@ from alphad.quantize import Quantizer
 if TYPE_CHECKING:
     from alphad.config import Config
 
-__all__ = ["Controller", "Decision", "build_classes"]
+__all__ = ["Controller", "Decision", "build_classes", "strict_ranks"]
 
 
 def build_classes(
@@ -76,6 +76,20 @@ def build_classes(
                    strict=tuple(strict) if any(r is not None for r in strict) else ())
 
 
+def strict_ranks(topo: Topology, queues: Sequence[Sequence[int]],
+                 strict_q: np.ndarray) -> list[int | None]:
+    """Each class's strict-priority rank from the switch's schedulers: a class whose queues
+    (indices ``queues``) are all on strict schedulers, on every port that has them, is
+    strict; the strict classes are ranked by their highest queue index, highest first (the
+    usual order of SAI strict queues). None for the others."""
+    top: list[int | None] = []
+    for qs in queues:
+        mine = np.isin(topo.queue_index, np.asarray(qs, dtype=np.int64))
+        top.append(max(qs) if mine.any() and strict_q[mine].all() else None)
+    order = sorted({t for t in top if t is not None}, reverse=True)
+    return [None if t is None else order.index(t) for t in top]
+
+
 @dataclass
 class Decision:
     """What one step computed, for metrics, the live view and the API."""
@@ -117,12 +131,17 @@ class Controller:
 
     @classmethod
     def from_config(cfg_cls, cfg: Config, topo: Topology,
-                    baseline: np.ndarray | None = None) -> Controller:
+                    baseline: np.ndarray | None = None,
+                    strict_q: np.ndarray | None = None) -> Controller:
         """``baseline``: the switch's own alpha of each queue, alpha_p of the classes
-        without an ``alpha`` override."""
+        without an ``alpha`` override; ``strict_q``: which queues the switch serves in strict
+        priority (backends that know), read where no ``priorities[].strict`` is set."""
+        strict = [p.strict for p in cfg.priorities]
+        if all(r is None for r in strict) and strict_q is not None:
+            strict = strict_ranks(topo, [p.queues for p in cfg.priorities], strict_q)
         classes = build_classes(
             topo, [(p.name, list(p.queues), p.alpha, p.group) for p in cfg.priorities],
-            cfg.ports, baseline, [p.strict for p in cfg.priorities],
+            cfg.ports, baseline, strict,
         )
         q = cfg.quantize
         e = cfg.estimate

@@ -80,7 +80,14 @@ class Daemon:
             raise BaselineError("; ".join(problems))
         for line in describe(cfg, self.topo, self._baseline):
             log.info("%s", line)
-        self.controller = Controller.from_config(cfg, self.topo, self._baseline)
+        self._strict_q = _strict_queues(backend)
+        self.controller = Controller.from_config(cfg, self.topo, self._baseline,
+                                                 self._strict_q)
+        cl = self.controller.classes
+        if cl.strict and all(p.strict is None for p in cfg.priorities):
+            log.info("strict priority, from the switch's schedulers: %s", ", ".join(
+                f"class {n} rank {r}" for n, r in zip(cl.names, cl.strict, strict=True)
+                if r is not None))
         self.interval = cfg.interval
         self.metrics = metrics
         self.on_cycle = on_cycle
@@ -174,7 +181,7 @@ class Daemon:
         if p is None:
             return
         try:
-            ctrl = Controller.from_config(p.cfg, self.topo, self._baseline)
+            ctrl = Controller.from_config(p.cfg, self.topo, self._baseline, self._strict_q)
         except (ValueError, TypeError) as e:  # validated before; keep running regardless
             log.error("configuration not applied: %s", e)
             return
@@ -482,6 +489,12 @@ def _fs_params(cfg: Config) -> FailsafeParams:
     f = cfg.failsafe
     return FailsafeParams(f.stale_intervals, f.min_stale, f.error_intervals,
                           f.recover_intervals, f.max_line_rate, f.max_fill)
+
+
+def _strict_queues(backend: Backend) -> np.ndarray | None:
+    """Which queues the switch serves in strict priority (backends that know)."""
+    f = getattr(backend, "strict_queues", None)
+    return None if f is None else np.asarray(f(), dtype=bool)
 
 
 def _baseline(backend: Backend) -> np.ndarray | None:

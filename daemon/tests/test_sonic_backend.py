@@ -533,3 +533,45 @@ def test_a_vanished_clone_is_never_recreated_partially(switch: Switch, cfg: Soni
     assert switch.config_db.hget("BUFFER_QUEUE|Ethernet0|0", "profile") == "alphad_Ethernet0_0"
     be.restore()
     assert switch.dump() == before
+
+
+def test_strict_schedulers_in_config_db_rank_the_classes(switch: Switch, cfg: SonicConfig,
+                                                         caplog: pytest.LogCaptureFixture) -> None:
+    from alphad.config import parse_config
+    from alphad.loop import Daemon
+
+    c = switch.config_db
+    c.hset("SCHEDULER|scheduler.0", mapping={"type": "DWRR", "weight": "14"})
+    c.hset("SCHEDULER|sp", mapping={"type": "STRICT"})
+    for p in switch.ports:
+        for q in (0, 1, 2):
+            c.hset(f"QUEUE|{p}|{q}", "scheduler", "scheduler.0")
+        c.hset(f"QUEUE|{p}|5", "scheduler", "[SCHEDULER|sp]")  # the older reference style
+        c.hset(f"QUEUE|{p}|6", "scheduler", "sp")
+    c.hset(f"QUEUE|{switch.ports[0]}|6", "scheduler", "nosuch")  # unknown: not strict
+    caplog.set_level(logging.INFO)
+    be = SonicBackend(cfg)
+    t = be.topology()
+    sq = be.strict_queues()
+    assert sorted(set(t.queue_index[sq].tolist())) == [5, 6]
+    assert int(sq.sum()) == 2 * 32 - 1
+    assert "QUEUE|Ethernet0|6: unknown scheduler 'nosuch'" in caplog.text
+
+    def ranks(yaml_strict: str = "") -> tuple:  # type: ignore[type-arg]
+        conf = parse_config(
+            "interval: 100ms\nscheme: auto3\npriorities:\n"
+            "  - {name: bulk, queues: [0, 1, 2]}\n"
+            f"  - {{name: voice, queues: [5]{yaml_strict}}}\n"
+            "  - {name: ctl, queues: [6]}\n"
+            f"backend: {{type: sonic, redis: '{cfg.redis}'}}\n")
+        return Daemon(conf, be).controller.classes.strict
+
+    # ctl's queue 6 is not strict on Ethernet0: the class is not; voice's 5 is everywhere
+    assert ranks() == (None, 0, None)
+    assert "strict priority, from the switch's schedulers: class voice rank 0" in caplog.text
+    assert ranks(", strict: 3") == (None, 3, None)  # the configuration's ranks win
+    c.hset(f"QUEUE|{switch.ports[0]}|6", "scheduler", "sp")
+    be.close()
+    be = SonicBackend(cfg)
+    assert ranks() == (None, 1, 0)  # both strict: queue 6 is served before queue 5
+    be.close()

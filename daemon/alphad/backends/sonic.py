@@ -296,6 +296,12 @@ class SonicBackend:
     def topology(self) -> Topology:
         return self.topo
 
+    def strict_queues(self) -> np.ndarray:
+        """Per queue of the topology, whether CONFIG_DB's QUEUE and SCHEDULER tables put it
+        on a STRICT scheduler."""
+        s = self.disc.strict
+        return np.array([(q.port, q.queue) in s for q in self.disc.queues], dtype=bool)
+
     def set_interval(self, seconds: float) -> None:
         """alphad's control interval: the flex counters poll at it (within SONiC's range)
         unless ``poll_interval`` is set in the configuration. Applied at the next read."""

@@ -1,7 +1,8 @@
 """Topology discovery from CONFIG_DB and COUNTERS_DB.
 
 Reads ``PORT`` (speed in Mb/s), ``BUFFER_POOL``, ``BUFFER_PROFILE``,
-``BUFFER_QUEUE``, ``PORT_QOS_MAP`` (pfc_enable) from CONFIG_DB and
+``BUFFER_QUEUE``, ``PORT_QOS_MAP`` (pfc_enable), ``QUEUE`` and ``SCHEDULER``
+(which queues the port serves in strict priority) from CONFIG_DB and
 ``COUNTERS_QUEUE_NAME_MAP`` / ``COUNTERS_BUFFER_POOL_NAME_MAP`` from
 COUNTERS_DB. Malformed entries are skipped, each with one log line naming
 the key and the reason; discovery itself fails only when nothing is left to
@@ -38,6 +39,7 @@ __all__ = [
     "discover_tables",
     "read_runtime",
     "read_table",
+    "strict_queues",
 ]
 
 log = logging.getLogger("alphad.sonic")
@@ -102,6 +104,7 @@ class Discovery:
     queues: list[QueueInfo]  # ordered by port (natural order), then queue index
     pool_oid: str | None
     skipped: list[str] = field(default_factory=list)
+    strict: frozenset[tuple[str, int]] = frozenset()  # (port, queue) on a STRICT scheduler
 
     def topology(self) -> Topology:
         ports = tuple(sorted({q.port for q in self.queues}, key=natural_key))
@@ -375,6 +378,34 @@ class _Discoverer:
 CONFIG_TABLES = ("PORT", "BUFFER_POOL", "BUFFER_PROFILE", "BUFFER_QUEUE", "PORT_QOS_MAP")
 
 
+def strict_queues(queue_table: dict[str, dict[str, str]],
+                  scheduler_table: dict[str, dict[str, str]]) -> frozenset[tuple[str, int]]:
+    """The (port, queue)s whose ``QUEUE|<port>|<q>`` names a ``SCHEDULER`` of type STRICT
+    (the scheduler as ``name`` or ``[SCHEDULER|name]``). A queue without an entry, an
+    unknown scheduler or a malformed key is not strict, with one log line for the last
+    two."""
+    strict = {n for n, f in scheduler_table.items() if f.get("type", "").upper() == "STRICT"}
+    out: set[tuple[str, int]] = set()
+    for key, f in queue_table.items():
+        ref = f.get("scheduler", "").strip()
+        if not ref:
+            continue
+        name = ref[1:-1].split("|", 1)[-1] if ref.startswith("[") and ref.endswith("]") else ref
+        if name not in scheduler_table:
+            log.warning("CONFIG_DB QUEUE|%s: unknown scheduler %r; not read as strict", key, ref)
+            continue
+        if name not in strict:
+            continue
+        plist, sep, rng = key.rpartition("|")
+        try:
+            if not sep:
+                raise SonicSyntaxError("key is not <port>|<queues>")
+            out |= {(p, q) for p in parse_ports(plist) for q in parse_queue_range(rng)}
+        except SonicSyntaxError as e:
+            log.warning("CONFIG_DB QUEUE|%s: %s; not read as strict", key, e)
+    return frozenset(out)
+
+
 def discover_tables(config_tables: dict[str, dict[str, dict[str, str]]],
                     queue_map: dict[str, str], pool_map: dict[str, str], pool: str | None,
                     hostname: str, runtime: BufferRuntime | None = None) -> Discovery:
@@ -424,4 +455,7 @@ def discover(config_db: redis.Redis, counters_db: redis.Redis, config_sep: str =
         raise DiscoveryError(f"COUNTERS_DB has no {QUEUE_NAME_MAP} (is the QUEUE flex counter "
                              "group enabled?)")
     rt = read_runtime(meta, appl_db, state_db, appl_sep, state_sep)
-    return discover_tables(tables, qmap, pmap, pool, meta.get("hostname", "switch"), rt)
+    d = discover_tables(tables, qmap, pmap, pool, meta.get("hostname", "switch"), rt)
+    d.strict = strict_queues(read_table(config_db, "QUEUE", config_sep),
+                             read_table(config_db, "SCHEDULER", config_sep))
+    return d
