@@ -86,12 +86,17 @@ def bench_compute(n: int, scheme: str, reps: int, lossy: float = 0.0) -> dict:
 
 
 def bench_paired(n: int, reps: int, lossy: float = LOSSY,
-                 configs: tuple[str, ...] = ("dt", "abm", "auto")) -> dict:
+                 configs: tuple[str, ...] = ("dt", "abm", "auto", "auto3+sp")) -> dict:
     """The compute step of several schemes on the same telemetry, one interval of each in
-    turn, so that a noisy machine slows all of them alike: medians and ratios to the first."""
+    turn, so that a noisy machine slows all of them alike: medians and ratios to the first.
+    ``scheme+sp``: the query class is served in strict priority before the bulk class."""
     topo = topology(n)
-    ctls = [Controller(topo, build_classes(topo, PRIOS), scheme=s, quantizer=Quantizer(),
-                       interval=1e-3) for s in configs]
+    ctls = []
+    for name in configs:
+        scheme, _, sched = name.partition("+")
+        classes = build_classes(topo, PRIOS, strict=(1, 0) if sched == "sp" else ())
+        ctls.append(Controller(topo, classes, scheme=scheme, quantizer=Quantizer(),
+                               interval=1e-3))
     ss = samples(topo, reps + 1, lossy=lossy)
     for c in ctls:
         c.step(ss[0])
