@@ -317,3 +317,9 @@ def test_steps_count_raises_that_follow_a_step_down() -> None:
     events = [(1.0, "2"), (1.1, "1"), (1.3, "2"), (1.4, "0.5-1"), (1.9, "1-4")]
     assert steps(events, 0.5, 0.1) == (3, 2, 1)
     assert steps(events, 0.5, 1.0) == (3, 2, 2)  # at 1 s both raises follow a step-down
+
+
+def test_the_simulated_false_loss_rate_falls_with_more_seeds() -> None:
+    two, four = report.simulated_null(2, n=20_000), report.simulated_null(4, n=20_000)
+    assert 0.18 < two < 0.28  # about one pair in five: two seeds cannot show 95%
+    assert four < two / 3
