@@ -153,13 +153,14 @@ def _null(res: dict[str, Any]) -> list[str]:
         return []
     lo = [p for p in pairs if p.verdict == "loss"]
     names = sorted({p.scenario for p in pairs})
-    top = max(pairs, key=lambda p: p.change)
+    top = max(lo, key=lambda p: p.change, default=None)
+    largest = "" if top is None else f", the largest {_pct(top.change)} ({top.metric}, " \
+        f"{top.scenario})"
     return [
         "## The rule against itself", "",
         (f"DT on its first two seeds judged against DT on the next two, by the rule above, "
          f"in {len(names)} scenarios ({', '.join(names)}): {len(lo)} of {len(pairs)} pairs "
-         f"({len(lo) / len(pairs):.0%}) are losses, the largest {_pct(top.change)} "
-         f"({top.metric}, {top.scenario}). A config whose runs differ from DT's on the same "
+         f"({len(lo) / len(pairs):.0%}) are losses{largest}. A config whose runs differ from DT's on the same "
          "seed as much as another seed's do is called worse that often by chance; paired "
          "runs of a config that seldom acts differ far less."), "",
         *_table(["seeds per config", "false losses, normal draws", "lognormal, sigma 1",
@@ -212,8 +213,8 @@ def _ablations(res: dict[str, Any]) -> list[str]:
         return []
     return [
         "## Ablations", "",
-        ("Each parameter of the default changed alone, against the defaults on the same "
-         f"scenarios and seeds: (scenario, metric) pairs better / worse by more than "
+        ("Each parameter changed alone, or one rule removed (`auto3-no-<rule>`), against "
+         f"the scheme's defaults on the same scenarios and seeds: (scenario, metric) pairs better / worse by more than "
          f"{ABLATION_CHANGE:.0%} (positive change = worse with the ablation, so the default's "
          "value helps there)."), "",
         *_table(["ablation", "against", "scenarios", "pairs better / worse",
