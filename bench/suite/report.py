@@ -92,12 +92,19 @@ def compare(res: dict[str, Any], config: str, scenarios: Sequence[str],
                 d = [1.0] * len(c)
             if not c or len(c) != len(d) or any(math.isnan(x) for x in c + d):
                 continue
-            field, least = SAMPLES[key]
-            n = _vals(res, sc, config, both, field, win) + _vals(res, sc, ref_cfg, both, field, win)
-            if any(x < least for x in n):  # too few samples (a missing count is not judged)
+            if not _enough(res, sc, key, win, [(config, both), (ref_cfg, both)]):
                 continue
             pairs.append(_judge(sc, key, higher, c, d))
     return pairs
+
+
+def _enough(res: dict[str, Any], sc: str, key: str, win: str,
+            runs: Sequence[tuple[str, Sequence[int]]]) -> bool:
+    """Whether no run (config, seeds) behind a pair has fewer than SAMPLES[key] samples (a
+    run without the count passes)."""
+    field, least = SAMPLES[key]
+    return not any(x < least for cfg, seeds in runs for x in _vals(res, sc, cfg, seeds, field,
+                                                                     win))
 
 
 def _judge(sc: str, key: str, higher: bool, c: list[float], d: list[float]) -> Pair:
@@ -124,10 +131,10 @@ def null_pairs(res: dict[str, Any], scenarios: Sequence[str], k: int = 2) -> lis
         for key, _, higher in METRICS:
             if key == "long_tput_vs_dt":
                 continue
-            c, d = (_vals(res, sc, "dt", s, key, window("dt")) for s in (a, b))
-            field, least = SAMPLES[key]
-            n = [x for s in (a, b) for x in _vals(res, sc, "dt", s, field, window("dt"))]
-            if not c or not d or any(math.isnan(x) for x in c + d) or any(x < least for x in n):
+            win = window("dt")
+            c, d = (_vals(res, sc, "dt", s, key, win) for s in (a, b))
+            if not c or not d or any(math.isnan(x) for x in c + d) or \
+                    not _enough(res, sc, key, win, [("dt", a), ("dt", b)]):
                 continue
             pairs.append(_judge(sc, key, higher, c, d))
     return pairs
@@ -160,9 +167,9 @@ def _null(res: dict[str, Any]) -> list[str]:
         "## The rule against itself", "",
         (f"DT on its first two seeds judged against DT on the next two, by the rule above, "
          f"in {len(names)} scenarios ({', '.join(names)}): {len(lo)} of {len(pairs)} pairs "
-         f"({len(lo) / len(pairs):.0%}) are losses{largest}. A config whose runs differ from DT's on the same "
-         "seed as much as another seed's do is called worse that often by chance; paired "
-         "runs of a config that seldom acts differ far less."), "",
+         f"({len(lo) / len(pairs):.0%}) are losses{largest}. A config whose runs differ "
+         "from DT's on the same seed as much as another seed's do is called worse that "
+         "often by chance; paired runs of a config that seldom acts differ far less."), "",
         *_table(["seeds per config", "false losses, normal draws", "lognormal, sigma 1",
                  "lognormal, sigma 2"],
                 [[k, *(f"{simulated_null(k, s):.0%}" for s in (None, 1.0, 2.0))]
@@ -214,8 +221,8 @@ def _ablations(res: dict[str, Any]) -> list[str]:
     return [
         "## Ablations", "",
         ("Each parameter changed alone, or one rule removed (`auto3-no-<rule>`), against "
-         f"the scheme's defaults on the same scenarios and seeds: (scenario, metric) pairs better / worse by more than "
-         f"{ABLATION_CHANGE:.0%} (positive change = worse with the ablation, so the default's "
+         "the scheme's defaults on the same scenarios and seeds: (scenario, metric) pairs "
+         f"better / worse by more than {ABLATION_CHANGE:.0%} (positive change = worse with the ablation, so the default's "
          "value helps there)."), "",
         *_table(["ablation", "against", "scenarios", "pairs better / worse",
                  "queries timed out (median change)", "largest change"], rows),

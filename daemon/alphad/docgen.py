@@ -388,11 +388,11 @@ def generate() -> str:
         out.append(f"| `{s}` | {_cell(_scheme_summary(s))} | {n} |")
     from alphad import schemes
 
-    ablations = [s for s in schemes.known() if getattr(schemes.get(s), "ablation_of", None)]
-    if ablations:
+    ablations = {s: getattr(schemes.get(s), "ablation_of", None) for s in schemes.known()}
+    if any(ablations.values()):
         out += ["", "Ablation variants, for the scenario suite and not for switches, each "
-                "`auto3` without the rule its name gives: "
-                + ", ".join(f"`{s}`" for s in ablations) + "."]
+                "its scheme without the rule its name gives: "
+                + ", ".join(f"`{s}` (`{b}`)" for s, b in ablations.items() if b) + "."]
     for s, p in params.items():
         if not p:
             continue
