@@ -38,9 +38,9 @@ MEANINGS: dict[str, str] = {
     "priorities[].strict": "strict-priority rank of the class's queues in the port scheduler: "
                            "served before classes of a larger rank and every class without one "
                            "(read by `auto3`'s burst test). Where no class sets one, the `sonic` "
-                           "backend reads CONFIG_DB's QUEUE and SCHEDULER tables: a class whose "
-                           "queues are all on STRICT schedulers is strict, the higher queue "
-                           "index first",
+                           "and `gnmi` backends read CONFIG_DB's QUEUE and SCHEDULER tables: a "
+                           "class whose queues are all on STRICT schedulers is strict, the "
+                           "higher queue index first",
     # quantize
     "quantize.mode": "`pow2`: alpha = 2^k, as SAI and SONiC take it; `continuous`: any alpha "
                      "(simulation only)",
@@ -167,5 +167,5 @@ DEFAULT_TEXT: dict[str, str] = {
     "api.token_file": "none",
     "priorities[].group": "the class",
     "priorities[].alpha": "each queue's own alpha on the switch",
-    "priorities[].strict": "not strict (`sonic`: the switch's schedulers)",
+    "priorities[].strict": "not strict (`sonic`, `gnmi`: the switch's schedulers)",
 }

@@ -281,6 +281,37 @@ def test_refused_set_writes_nothing(switch: Switch, gnmi_server: ServerFactory, 
     assert switch.dump()[0] == before[0]
 
 
+def test_strict_schedulers_read_over_gnmi_rank_the_classes(switch: Switch,
+                                                           gnmi_server: ServerFactory, pki: Pki,
+                                                           tmp_path: Path) -> None:
+    c = switch.db(4)
+    ports = sorted({k.split("|")[1] for k in c.scan_iter(match="QUEUE|*")})
+    before = switch.dump()
+    c.hset("SCHEDULER|sp", mapping={"type": "STRICT"})
+    for p in ports:  # the query class's queues 5-6 on a strict scheduler, except on one port
+        c.hset(f"QUEUE|{p}|5-6", "scheduler", "sp" if p != ports[0] else "scheduler.0")
+    try:
+        s = gnmi_server()
+        cfg = parse_config(backend_yaml(s.port, pki, tmp_path).replace("scheme: abm",
+                                                                      "scheme: auto3"))
+        be = open_backend(cfg.backend)
+        assert isinstance(be, GnmiBackend)
+        sq = be.strict_queues()
+        assert sorted(set(be.topo.queue_index[sq].tolist())) == [5, 6]
+        assert int(sq.sum()) == 2 * (len(ports) - 1)
+        assert Daemon(cfg, be).controller.classes.strict == ()  # not on every port: none
+        be.close()
+        c.hset(f"QUEUE|{ports[0]}|5-6", "scheduler", "sp")
+        be = open_backend(cfg.backend)
+        assert Daemon(cfg, be).controller.classes.strict == (None, 0)
+        be.close()
+    finally:
+        c.delete("SCHEDULER|sp")
+        for p in ports:
+            c.hset(f"QUEUE|{p}|5-6", "scheduler", "scheduler.0")
+    assert switch.dump()[0] == before[0]
+
+
 def test_config_errors_name_the_field(tmp_path: Path) -> None:
     text = backend_yaml(1, None, tmp_path)
     with pytest.raises(ConfigError) as ei:

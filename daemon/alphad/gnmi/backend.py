@@ -31,6 +31,7 @@ from alphad.sonic.discover import (
     Discovery,
     DiscoveryError,
     discover_tables,
+    strict_queues,
 )
 from alphad.sonic.journal import JournalError
 
@@ -121,9 +122,12 @@ class GnmiBackend:
             raise DiscoveryError("COUNTERS_DB has no COUNTERS_QUEUE_NAME_MAP (is the QUEUE flex "
                                  "counter group enabled?)")
         host = meta.get("hostname", "switch") if isinstance(meta, dict) else "switch"
-        return discover_tables(tables, {str(k): str(v) for k, v in qmap.items()},
-                               {str(k): str(v) for k, v in (pmap or {}).items()},
-                               self.cfg.pool, str(host), self._runtime(meta, tables))
+        d = discover_tables(tables, {str(k): str(v) for k, v in qmap.items()},
+                            {str(k): str(v) for k, v in (pmap or {}).items()},
+                            self.cfg.pool, str(host), self._runtime(meta, tables))
+        d.strict = strict_queues(read_table(self.conn, "CONFIG_DB", "QUEUE"),
+                                 read_table(self.conn, "CONFIG_DB", "SCHEDULER"))
+        return d
 
     def _runtime(self, meta: Any, tables: dict[str, dict[str, dict[str, str]]]
                  ) -> BufferRuntime:
@@ -188,6 +192,12 @@ class GnmiBackend:
     # -- Backend protocol ------------------------------------------------------------
     def topology(self) -> Topology:
         return self.topo
+
+    def strict_queues(self) -> np.ndarray:
+        """Per queue of the topology, whether CONFIG_DB's QUEUE and SCHEDULER tables (read
+        at discovery) put it on a STRICT scheduler."""
+        s = self.disc.strict
+        return np.array([(q.port, q.queue) in s for q in self.disc.queues], dtype=bool)
 
     @property
     def telemetry_period(self) -> float:
