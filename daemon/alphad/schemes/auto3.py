@@ -15,9 +15,8 @@ buffer gives it. Per class (level k: alpha = alpha_p 2^k):
    pool (free buffer F at the pool's peak, plus the queue's own peak) is admitted while
    S < alpha (F - S), so it needed ``margin`` S / (F - S) (ABM Eq. 5; FB Eq. 6-8).
 2. **Decay**: a class without a burst for ``hold`` seconds steps down one level per
-   ``hold``, unless the peaks of its idle queues that lost nothing in the last ``hold``
-   still needed the level by the same rule: a queue that lost at its threshold was
-   filled by flows that fill any threshold, not by a burst the level absorbed.
+   ``hold``, unless the peaks of its idle queues in the last ``hold`` still needed the
+   level by the same rule.
 3. **Safety**: each class's loss fraction on its idle queues (short flows, bursts) and on
    its busy queues (sustained flows) is averaged over ``hold``, and apart over the
    intervals in which no class was raised: what the traffic loses under DT. While any
@@ -91,10 +90,6 @@ class Auto3(Auto):
         """Straight back to alpha_p: the raise costs the other traffic."""
         return 0.0
 
-    def _kept(self, idle: np.ndarray, drop: np.ndarray) -> np.ndarray:
-        """Idle queues that lost nothing: the bursts the raised level absorbed whole."""
-        return idle & (drop == 0)
-
     def _may_raise(self, c: int, t: float) -> bool:
         """Not within ``hold`` of a step down by the safety rule."""
         return t - self.last_backoff[c] >= self.hold
@@ -115,7 +110,7 @@ make = register("auto3")(_factory("auto3", Auto3))
 
 # Ablations: `auto3` without one of its rules (that hook back to `auto`'s), for the suite.
 ABLATIONS = {"scheduler": "_not_starved", "recurrence": "_recurring", "reset": "_backed_off",
-             "retry": "_may_raise", "absorbed": "_kept"}
+             "retry": "_may_raise"}
 for _rule, _hook in ABLATIONS.items():
     _name = f"auto3-no-{_rule}"
     _cls = type(f"Auto3No{_rule.title()}", (Auto3,), {"name": _name, _hook: getattr(Auto, _hook)})
