@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from bench.suite.campaign import GRID, TUNE_SEED, load_results, row_key
-from bench.suite.runs import parse_config
+from bench.suite.runs import PLACEBO_EPS, parse_config
 from bench.suite.scenarios import DISTRIBUTION, N_SCENARIOS, SUITE_SEED, WARMUPS_S
 
-__all__ = ["METRICS", "Pair", "compare", "null_pairs", "write_report"]
+__all__ = ["METRICS", "Pair", "compare", "null_pairs", "placebo_pairs", "write_report"]
 
 # (key, label, higher is better)
 METRICS = (
@@ -153,8 +153,38 @@ def simulated_null(k: int, sigma: float | None = None, n: int = 100_000) -> floa
     return float(np.mean(c.mean(axis=1) - d.mean(axis=1) > spread))
 
 
+def placebo_pairs(res: dict[str, Any], seeds: Sequence[int]) -> list[Pair]:
+    """The placebo (DT's policy on another trajectory) against DT on the same ``seeds``, in
+    every scenario where both ran them all: the rule's false losses for a config that acts
+    on the same arrivals."""
+    names = [n for n in sorted(res["scenarios"])
+             if set(seeds) <= set(_common_seeds(res, n, "placebo", "dt"))]
+    return compare(res, "placebo", names, seeds=seeds)
+
+
+def _placebo(res: dict[str, Any]) -> list[str]:
+    rows = []
+    for seeds in ([1, 2], [3, 4], [1, 2, 3, 4]):
+        pairs = placebo_pairs(res, seeds)
+        if not pairs:
+            continue
+        lo = [p for p in pairs if p.verdict == "loss"]
+        wi = [p for p in pairs if p.verdict == "win"]
+        top = max(lo, key=lambda p: p.change, default=None)
+        rows.append([",".join(map(str, seeds)), len({p.scenario for p in pairs}), len(pairs),
+                     f"{len(lo)} ({len(lo) / len(pairs):.0%})", len(wi),
+                     "-" if top is None else f"{_pct(top.change)} ({top.metric}, "
+                     f"{top.scenario})"])
+    if not rows:
+        return []
+    return ["", (f"The placebo (`placebo`: DT with every alpha {1 + PLACEBO_EPS:g} times the "
+             "operator's, the same policy on another trajectory) judged against DT on the "
+             "same seeds: what the rule calls a config that acts but changes nothing."), "",
+            *_table(["seeds", "scenarios", "pairs", "losses", "wins", "largest loss"], rows)]
+
+
 def _null(res: dict[str, Any]) -> list[str]:
-    """The rule's false-loss rate: DT against itself on other seeds."""
+    """The rule's false-loss rate: DT against itself on other seeds, and the placebo."""
     pairs = null_pairs(res, sorted(res["scenarios"]))
     if not pairs:
         return []
@@ -174,13 +204,14 @@ def _null(res: dict[str, Any]) -> list[str]:
                  "lognormal, sigma 2"],
                 [[k, *(f"{simulated_null(k, s):.0%}" for s in (None, 1.0, 2.0))]
                  for k in (2, 3, 4)]),
+        *_placebo(res),
     ]
 
 
 def _configs(res: dict[str, Any], ablations: bool = False) -> list[str]:
     """The configs with rows: the candidates, or (``ablations``) those that set parameters."""
     names = {k.split("|", 2)[2] for k in res["rows"]}
-    names = {n for n in names - {"dt", *GRID} if (base_config(n) != n) == ablations}
+    names = {n for n in names - {"dt", "placebo", *GRID} if (base_config(n) != n) == ablations}
     return sorted(names, key=lambda n: (n != "abm", n.split("@")[0], parse_config(n).interval_s,
                                         n))
 

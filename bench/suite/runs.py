@@ -2,6 +2,9 @@
 
 A *config* names what manages the buffers:
 - ``dt``: DT at the operator's alphas (the reference every metric is paired with);
+- ``placebo``: DT at the operator's alphas times ``1 + PLACEBO_EPS``: DT's policy on a
+  different trajectory (a few admissions at the threshold go the other way), the null for
+  a config that acts;
 - ``abm``: exact per-packet ABM inside the switches (first-RTT priority included);
 - ``<scheme>@<interval>``: the alphad daemon co-simulated with that scheme, e.g.
   ``auto@100ms``, ``auto@1s``;
@@ -40,6 +43,9 @@ QUANTIZE = {"mode": "pow2", "kmin": -8, "kmax": 7, "hysteresis": 0.25}
 # Schemes that read the scheduler (priorities' ``strict``): the suite tells them about strict
 # priority; the others' runs keep the configuration, and the cache keys, they had without it.
 READS_SCHEDULER = ("auto3", *(f"auto3-no-{r}" for r in AUTO3_ABLATIONS if r != "scheduler"))
+# The placebo's change of alpha: a fraction of a byte on any threshold, enough to flip an
+# admission now and then.
+PLACEBO_EPS = 1e-4
 _INTERVAL = re.compile(r"^(\d+(?:\.\d+)?)(ms|s)$")
 
 
@@ -48,7 +54,7 @@ class Config:
     """One way of managing the buffers (see the module's docstring)."""
 
     name: str
-    kind: str  # "dt", "abm", "alphad" or "static"
+    kind: str  # "dt", "placebo", "abm", "alphad" or "static"
     scheme: str = ""
     interval_s: float = 0.0
     params: tuple[tuple[str, float], ...] = ()  # scheme_params (ablations)
@@ -57,8 +63,8 @@ class Config:
 
 
 def parse_config(name: str) -> Config:
-    """``dt``, ``abm``, ``scheme@100ms``, ``scheme[k=v,...]@1s`` or ``static:4,0.25``."""
-    if name in ("dt", "abm"):
+    """``dt``, ``placebo``, ``abm``, ``scheme@100ms``, ``scheme[k=v,...]@1s`` or ``static:4,0.25``."""
+    if name in ("dt", "placebo", "abm"):
         return Config(name, name)
     if name.startswith("static:"):
         try:
@@ -69,7 +75,7 @@ def parse_config(name: str) -> Config:
         return Config(name, "static", burst_alpha=b, other_alpha=o)
     m = re.fullmatch(r"([a-z][a-z0-9-]*)(?:\[([^\]]*)\])?@(.+)", name)
     if not m:
-        raise ValueError(f"config {name!r}: expected dt, abm, static:B,O or scheme@interval")
+        raise ValueError(f"config {name!r}: expected dt, placebo, abm, static:B,O or scheme@interval")
     scheme, params, iv = m.groups()
     mi = _INTERVAL.fullmatch(iv)
     if not mi:
@@ -90,6 +96,9 @@ def spec(sc: SuiteScenario, cfg: Config, seed: int) -> RunSpec:
     scen = sc.scenario(seed)
     if cfg.kind == "dt":
         return RunSpec(scenario=scen, scheme="dt", alphas=sc.alphas)
+    if cfg.kind == "placebo":
+        return RunSpec(scenario=scen, scheme="dt",
+                       alphas=tuple(a * (1 + PLACEBO_EPS) for a in sc.alphas))
     if cfg.kind == "abm":
         # n_p and gamma refreshed every base RTT, as the paper's switch does
         return RunSpec(scenario=scen, scheme="abm", alphas=sc.alphas, update_rtts=1.0)

@@ -185,6 +185,27 @@ def test_dt_against_itself_on_other_seeds_measures_the_rules_false_losses() -> N
     assert "2 of 5 pairs (40%) are losses" in "\n".join(report._null(res))
 
 
+def test_the_placebo_is_dts_policy_judged_on_the_same_seeds() -> None:
+    sc = next(s for s in draw())
+    pl = spec(sc, parse_config("placebo"), 1)
+    assert pl.scheme == "dt" and pl.key() != spec(sc, parse_config("dt"), 1).key()
+    assert all(0 < a / b - 1 < 1e-3 for a, b in zip(pl.alphas, sc.alphas, strict=True))
+    res = {"rows": {}, "scenarios": {"s00": {"half": "dev"}, "s01": {"half": "dev"}}}
+    for sc_name in ("s00", "s01"):
+        for seed in (1, 2):
+            res["rows"][row_key(sc_name, seed, "dt")] = {"1s": _m(10, 5)}
+    for seed, p99 in ((1, 12.0), (2, 12.5)):  # s01: the placebo on seed 1 only
+        res["rows"][row_key("s00", seed, "placebo")] = {"1s": _m(p99, 5, tput=0.95)}
+    res["rows"][row_key("s01", 1, "placebo")] = {"1s": _m(10, 5)}
+    pairs = {p.metric: p for p in report.placebo_pairs(res, [1, 2])}
+    assert {p.scenario for p in pairs.values()} == {"s00"}
+    assert pairs["qct_ms_p99"].verdict == "loss" and pairs["long_tput_vs_dt"].verdict == "loss"
+    assert report._configs(res) == []  # not a candidate
+    text = "\n".join(report._null({**res, "rows": {
+        **res["rows"], **{row_key("s00", s, "dt"): {"1s": _m(10, 5)} for s in (3, 4)}}}))
+    assert "| 1,2 | 1 | 6 | 3 (50%) | 0 |" in text
+
+
 def test_a_row_of_changed_code_keeps_its_earlier_figures() -> None:
     k = row_key("s00", 1, "auto@100ms")
     rows: dict = {row_key("s00", 1, "dt"): {"1s": _m(10, 5)}}  # type: ignore[type-arg]
