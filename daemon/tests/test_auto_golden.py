@@ -26,9 +26,10 @@ INTERVALS = 300
 SPEED_BPS = 10e9
 
 
-def _levels(seed: int) -> list[list[int]]:
+def _levels(seed: int, scheme: str = "auto") -> list[list[int]]:
     """[interval, level of each class...] whenever the levels change, on one random switch
-    whose traffic moves between quiet, bursts, bursts with losses elsewhere and saturation."""
+    whose traffic moves between quiet, bursts, bursts with losses elsewhere and saturation
+    (no class in strict priority)."""
     r = random.Random(seed)
     ports, qpp = 1 + int(r.random() * 6), 2 + int(r.random() * 5)
     n = ports * qpp
@@ -43,7 +44,7 @@ def _levels(seed: int) -> list[list[int]]:
     interval = (0.01, 0.1, 1.0)[int(r.random() * 3)]
     params = {} if r.random() < 0.5 else {"hold": (0.05, 0.5, 2.0)[int(r.random() * 3)],
                                            "safety": (1.0, 2.0, 4.0)[int(r.random() * 3)]}
-    auto = schemes.get("auto")(schemes.SchemeContext(topo, cl, Quantizer(), interval), params)
+    auto = schemes.get(scheme)(schemes.SchemeContext(topo, cl, Quantizer(), interval), params)
     est = Estimator(topo, cl)
     alpha = cl.alpha_q()
     tx = np.zeros(n, dtype=np.uint64)
