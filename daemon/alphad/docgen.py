@@ -265,7 +265,12 @@ def _scheme_params() -> dict[str, dict[str, tuple[float, str]]]:
         if not isinstance(defaults, dict):
             out[name] = {}
             continue
-        comments = _dict_comments(Path(mod.__file__ or ""), "DEFAULTS")  # type: ignore[union-attr]
+        # the comments stand where the dict is written (a scheme may import another's)
+        owners = [mod] + [m for m in list(sys.modules.values()) if m is not mod and
+                          getattr(m, "DEFAULTS", None) is defaults]
+        comments = next((c for m in owners
+                         if (c := _dict_comments(Path(getattr(m, "__file__", "") or ""),
+                                                 "DEFAULTS"))), {})
         out[name] = {k: (v, comments.get(k, "")) for k, v in defaults.items()}
     return out
 

@@ -103,6 +103,7 @@ def _factory(name: str, cls: type[Auto3]) -> Callable[[SchemeContext, Mapping[st
             raise ValueError(f"scheme {name}: alpha_cap must be finite")
         return cls(ctx, p)
 
+    make.__module__ = cls.__module__  # docs read the scheme's module (its docstring)
     return make
 
 
