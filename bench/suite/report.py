@@ -9,6 +9,7 @@ targets of the default controller are read on the evaluation half.
 from __future__ import annotations
 
 import math
+import re
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -219,12 +220,10 @@ def _configs(res: dict[str, Any], ablations: bool = False) -> list[str]:
 def base_config(config: str) -> str:
     """``auto[hold=1]@100ms`` -> ``auto@100ms``, ``auto3-no-reset@1s`` -> ``auto3@1s``: what
     an ablation (other parameters, or a variant without one rule) is compared with."""
-    from alphad import schemes
-
     head, _, tail = config.partition("@")
     name = head.split("[", 1)[0]
-    if tail and name in schemes.known():
-        name = getattr(schemes.get(name), "ablation_of", None) or name
+    if tail:
+        name = re.sub(r"-no-[a-z]+$", "", name)  # a variant without one rule
     return name + ("@" + tail if tail else "")
 
 
@@ -251,7 +250,7 @@ def _ablations(res: dict[str, Any]) -> list[str]:
         return []
     return [
         "## Ablations", "",
-        ("Each parameter changed alone, or one rule removed (`auto3-no-<rule>`), against "
+        ("Each parameter changed alone, or one rule removed (`<scheme>-no-<rule>`), against "
          "the scheme's defaults on the same scenarios and seeds: (scenario, metric) pairs "
          f"better / worse by more than {ABLATION_CHANGE:.0%} (positive change = worse with the ablation, so the default's "
          "value helps there)."), "",

@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from alphad.schemes.auto3 import ABLATIONS as AUTO3_ABLATIONS
 from alphad_ns3.run import default_program
 from alphad_ns3.scenario import RunSpec
 
@@ -42,8 +41,7 @@ SHARED_CODE = ("schemes/_base.py", "estimate.py", "quantize.py", "model.py")
 QUANTIZE = {"mode": "pow2", "kmin": -8, "kmax": 7, "hysteresis": 0.25}
 # Schemes that read the scheduler (priorities' ``strict``): the suite tells them about strict
 # priority; the others' runs keep the configuration, and the cache keys, they had without it.
-READS_SCHEDULER = ("auto3", "auto4",
-                   *(f"auto3-no-{r}" for r in AUTO3_ABLATIONS if r != "scheduler"))
+READS_SCHEDULER = ("auto4",)
 # The placebo's change of alpha: a fraction of a byte on any threshold, enough to flip an
 # admission now and then.
 PLACEBO_EPS = 1e-4

@@ -157,7 +157,7 @@ def _contrast(e: Estimates, port: np.ndarray, prio: np.ndarray, p: dict[str, flo
 
 
 TESTS: dict[str, BurstTest] = {"auto": _idle_loss, "contrast": _contrast,
-                               "scheduler (auto3)": _scheduler}
+                               "scheduler (auto4)": _scheduler}
 
 
 @dataclass

@@ -258,19 +258,12 @@ def _scheme_params() -> dict[str, dict[str, tuple[float, str]]]:
 
     out: dict[str, dict[str, tuple[float, str]]] = {}
     for name in schemes.known():
-        if getattr(schemes.get(name), "ablation_of", None):
-            continue
         mod = sys.modules.get(schemes.get(name).__module__)
         defaults = getattr(mod, "DEFAULTS", None)
         if not isinstance(defaults, dict):
             out[name] = {}
             continue
-        # the comments stand where the dict is written (a scheme may import another's)
-        owners = [mod] + [m for m in list(sys.modules.values()) if m is not mod and
-                          getattr(m, "DEFAULTS", None) is defaults]
-        comments = next((c for m in owners
-                         if (c := _dict_comments(Path(getattr(m, "__file__", "") or ""),
-                                                 "DEFAULTS"))), {})
+        comments = _dict_comments(Path(getattr(mod, "__file__", "") or ""), "DEFAULTS")
         out[name] = {k: (v, comments.get(k, "")) for k, v in defaults.items()}
     return out
 
@@ -391,13 +384,6 @@ def generate() -> str:
     for s, p in params.items():
         n = f"{len(p)}, [below](#{s}-parameters)" if p else "none"
         out.append(f"| `{s}` | {_cell(_scheme_summary(s))} | {n} |")
-    from alphad import schemes
-
-    ablations = {s: getattr(schemes.get(s), "ablation_of", None) for s in schemes.known()}
-    if any(ablations.values()):
-        out += ["", "Ablation variants, for the scenario suite and not for switches, each "
-                "its scheme without the rule its name gives: "
-                + ", ".join(f"`{s}` (`{b}`)" for s, b in ablations.items() if b) + "."]
     for s, p in params.items():
         if not p:
             continue

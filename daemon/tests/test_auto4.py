@@ -1,4 +1,5 @@
-"""The candidate `auto4`: `auto` with `auto3`'s starvation test, and nothing else."""
+"""The candidate `auto4`: `auto` with a test for starvation by strict priority, and nothing
+else."""
 
 from __future__ import annotations
 
@@ -35,6 +36,10 @@ def test_a_queue_behind_busy_strict_priority_queues_is_starved_not_burst() -> No
     assert run((0, 1)) == 0.5  # web is served first: query waited behind it
     assert run((0, 1), "auto") == 1.0  # `auto` reads it as a burst
     assert run((1, 0)) == 1.0  # query is served first: nothing starved it
+    assert run((0, None)) == 0.5  # a class without a rank comes after every strict one
+    quiet = two_classes(strict=(0, 1))  # web served first but nearly idle: a burst
+    out = quiet.step(util={0: 0.05, 1: 0.005}, drops={1: 50_000}, peak={1: 200_000})
+    assert out[1] == 1.0
 
 
 def test_harm_steps_every_raised_class_down_one_level() -> None:

@@ -293,7 +293,7 @@ def test_strict_schedulers_read_over_gnmi_rank_the_classes(switch: Switch,
     try:
         s = gnmi_server()
         cfg = parse_config(backend_yaml(s.port, pki, tmp_path).replace("scheme: abm",
-                                                                      "scheme: auto3"))
+                                                                      "scheme: auto4"))
         be = open_backend(cfg.backend)
         assert isinstance(be, GnmiBackend)
         sq = be.strict_queues()

@@ -559,7 +559,7 @@ def test_strict_schedulers_in_config_db_rank_the_classes(switch: Switch, cfg: So
 
     def ranks(yaml_strict: str = "") -> tuple:  # type: ignore[type-arg]
         conf = parse_config(
-            "interval: 100ms\nscheme: auto3\npriorities:\n"
+            "interval: 100ms\nscheme: auto4\npriorities:\n"
             "  - {name: bulk, queues: [0, 1, 2]}\n"
             f"  - {{name: voice, queues: [5]{yaml_strict}}}\n"
             "  - {name: ctl, queues: [6]}\n"

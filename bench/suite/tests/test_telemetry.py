@@ -73,7 +73,7 @@ def test_under_strict_priority_a_queue_behind_busy_higher_classes_is_not_a_burst
     e.drop_delta = np.array([0.0, 1e4, 0.0, 1e4])
     p = {"idle_util": 0.1, "burst_frac": 0.02}
     assert telemetry.TESTS["auto"](e, port, prio, p).tolist() == [False, True, False, True]
-    sp = telemetry.TESTS["scheduler (auto3)"](e, port, prio, {**p, "sp": 1.0})
+    sp = telemetry.TESTS["scheduler (auto4)"](e, port, prio, {**p, "sp": 1.0})
     assert sp.tolist() == [False, False, False, True]  # port 1's class 0 is idle
-    rr = telemetry.TESTS["scheduler (auto3)"](e, port, prio, p)
+    rr = telemetry.TESTS["scheduler (auto4)"](e, port, prio, p)
     assert rr.tolist() == [False, True, False, True]  # round robin: the test is idle-loss

@@ -1,29 +1,63 @@
-"""A candidate for the default, under design: `auto` that knows the scheduler.
+"""A candidate for the default: `auto` that knows the scheduler.
 
-`auto`'s four rules (raise, decay, safety, fallback; :mod:`alphad.schemes.auto`) with
-`auto3`'s test for starvation: an idle queue's loss is a burst only when the queues its
-scheduler serves first (``priorities[].strict``) sent less than ``idle_util`` of line rate
-together. A queue behind busier strict-priority queues is starved, and no buffer gives it
-bandwidth. Without strict priority it decides as `auto`. Its parameters are `auto3`'s
-(`auto`'s without ``idle_loss_min``).
+`auto`'s four rules (raise, decay, safety, fallback; :mod:`alphad.schemes.auto`) with one
+more test of a burst: an idle queue's loss is a burst only when the queues its scheduler
+serves first (``priorities[].strict``) sent less than ``idle_util`` of line rate together.
+A queue behind busier strict-priority queues is starved, and no buffer gives it bandwidth.
+Without strict priority it decides as `auto`. Its parameters are `auto`'s without
+``idle_loss_min``: on idle queues the safety rule's floor is ``loss_min``.
 """
 
 from __future__ import annotations
 
-from alphad.schemes._base import register
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from alphad.estimate import Estimates
+from alphad.schemes._base import SchemeContext, numeric_params, register
 from alphad.schemes.auto import Auto
-from alphad.schemes.auto3 import DEFAULTS, Auto3, _factory
 
-__all__ = ["DEFAULTS", "Auto4", "make"]
+DEFAULTS: dict[str, float] = {
+    "idle_util": 0.1,  # fraction of line rate: a queue sending less is idle, a port not
+    # sparing that much is saturated, strict-priority queues sending that much starve others
+    "burst_frac": 0.02,  # fraction of its bytes an idle queue drops when a burst overflows it
+    "margin": 1.25,  # factor over the alpha a burst needed (FB Eq. 8 transient)
+    "alpha_cap": 16.0,  # highest alpha a raise reaches
+    "hold": 2.0,  # s: without bursts this long a raised class steps down one level
+    "safety": 2.0,  # factor: others' loss over their level before the raise means harm
+    "loss_min": 0.001,  # fraction of bytes: a loss below it is never harm
+}
 
 
-class Auto4(Auto3):
-    """`auto3`'s starvation test on `auto`: every other hook is `auto`'s."""
+class Auto4(Auto):
+    """`auto` whose burst test leaves out the queues starved by strict priority."""
 
     name = "auto4"
-    _recurring = Auto._recurring
-    _backed_off = Auto._backed_off
-    _may_raise = Auto._may_raise
+
+    def __init__(self, ctx: SchemeContext, p: Mapping[str, float]) -> None:
+        super().__init__(ctx, {**DEFAULTS, **p})
+        ahead = ctx.classes.ahead()  # [a, c]: class a is served before class c
+        # per managed queue, the classes its scheduler serves first (None: no strict priority)
+        self.ahead_m = ahead[:, self.cls].T.astype(np.float64) if ahead.any() else None
+        self.port_cls = self.port_m * self.P + self.cls  # (port, class) of each managed queue
+
+    def _not_starved(self, burst: np.ndarray, est: Estimates) -> np.ndarray:
+        """Bursts on queues whose strict-priority elders sent less than idle_util together."""
+        if self.ahead_m is None:
+            return burst
+        P = self.P
+        per = np.bincount(self.port_cls, weights=est.rate[self.idx],
+                          minlength=self.n_ports * P).reshape(self.n_ports, P)
+        j = np.flatnonzero(burst)
+        first = (per[self.port_m[j]] * self.ahead_m[j]).sum(axis=1)  # line rate served first
+        burst[j[first >= self.p["idle_util"]]] = False
+        return burst
 
 
-make = register("auto4")(_factory("auto4", Auto4))
+@register("auto4")
+def make(ctx: SchemeContext, params: Mapping[str, Any]) -> Auto4:
+    return Auto4(ctx, numeric_params("auto4", params, DEFAULTS,
+                                     positive=("idle_util", "margin", "alpha_cap", "hold",
+                                               "safety")))
