@@ -29,11 +29,13 @@ import argparse
 import hashlib
 import itertools
 import json
+import re
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from alphad import schemes
 from alphad_ns3.scenario import RunSpec, Scenario
 from alphad_ns3.sweep import execute
 from alphad_ns3.window import long_vs_dt, windowed
@@ -263,6 +265,10 @@ def main() -> int:
         results["meta"]["reused_baselines_from"] = prev_all["meta"]
     t0 = time.time()
     wanted = a.only.split(",")
+    # --configs may name any registered scheme at an interval (e.g. auto5@100ms): run too
+    extra = [(c, "alphad", float(m.group(2)) * 1e-3, ()) for c in run.only_cfg
+             if (m := re.fullmatch(r"([a-z][a-z0-9-]*)@(\d+(?:\.\d+)?)ms", c))
+             and m.group(1) != "auto" and m.group(1) in schemes.known()]
     if "b" in wanted:
         # query class 1..16 (the controller's cap) x web-search classes 1/8..1 (grid_b.py
         # finds settings meeting every (b) target outside 1..8 x 1/8..1/2)
@@ -276,20 +282,20 @@ def main() -> int:
              ("auto@100ms", "alphad", 0.1, ()),
              ("abm", "alphad", 1.0, ("load0.4-req0.5",)),
              ("abm-core (exact)", "abm-core", RTT_US * 1e-6, ("load0.4-req0.5",)),
-             ("abm (exact)", "abm", RTT_US * 1e-6, ("load0.4-req0.5",))],
+             ("abm (exact)", "abm", RTT_US * 1e-6, ("load0.4-req0.5",)), *extra],
             t_from=10.0, t_tune=1.0)
     if "c" in wanted:
         ivs = [RTT_US * 1e-6, 100 * RTT_US * 1e-6, 0.1]
         cfgs = [(f"auto@{iv * 1e3:g}ms", "alphad", iv, ()) for iv in ivs] + \
             [(f"abm@{ivs[2] * 1e3:g}ms", "alphad", ivs[2], ())] + \
-            [("abm-core (exact)", "abm-core", ivs[0], ()), ("abm (exact)", "abm", ivs[0], ())]
+            [("abm-core (exact)", "abm-core", ivs[0], ()), ("abm (exact)", "abm", ivs[0], ())] + extra
         grid = list(itertools.product(pow2([-2, 0, 2]), repeat=2))
         results["c"] = results.get("c", {}) | evaluate(
             run, "c", {"x1": (1.0,)}, seeds, TUNE_SEED, grid, (0.5, 0.5),
             lambda s, seed, tuning: scen_c(seed, 8.0, s), cfgs, t_from=0.0, t_tune=0.0)
     if "a" in wanted:
         ivs = [RTT_US * 1e-6, 0.1, 1.0]
-        cfgs = [(f"auto@{iv * 1e3:g}ms", "alphad", iv, ()) for iv in ivs]
+        cfgs = [(f"auto@{iv * 1e3:g}ms", "alphad", iv, ()) for iv in ivs] + extra
         results["a"] = results.get("a", {}) | evaluate(
             run, "a", {"load0.4-req0.75": ()}, seeds, TUNE_SEED,
             [(x,) for x in pow2([-2, -1, 0, 1, 2, 3])],
