@@ -46,3 +46,16 @@ def test_without_harm_it_decides_as_auto4() -> None:
                 for i in range(30)]
 
     assert run("auto5") == run("auto4")
+
+
+def test_steps_down_within_hold_of_a_cut_leave_the_ceiling() -> None:
+    sw = Switch([("web", [0], 0.5, None), ("query", [1], 0.5, None)], scheme="auto5",
+                hold=0.3)
+    busy = {0: 0.4, 3: 0.4}
+    for _ in range(5):
+        sw.step(util=busy, drops={0: 50_000, 3: 50_000})
+    big = {"util": {**busy, 1: 0.005}, "peak": {1: 400_000}}
+    assert sw.step(**big, drops={0: 50_000, 3: 50_000, 1: 400_000})[1] == 16.0
+    harm = {"util": busy, "drops": {0: 250_000, 3: 50_000}}
+    assert [float(sw.step(**harm)[1]) for _ in range(2)] == [8.0, 4.0]  # the same harm
+    assert sw.sch.ceiling[1] == 4  # level 4: alpha 0.5 * 2^4 = 8, set by the first step

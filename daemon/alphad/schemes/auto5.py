@@ -2,10 +2,12 @@
 
 `auto4`'s rules (:mod:`alphad.schemes.auto4`) with a ceiling per class. When the safety
 rule steps a raised class down, the level it steps down to becomes the class's ceiling:
-later bursts raise it no higher. Each ``hold`` without a step down lifts the ceiling one
-level, back to ``alpha_cap``. A class whose bursts need more than the others can afford
-settles at the highest level that does not cost them, where `auto4` would climb to the
-level its burst needed and step down again every interval. Same parameters as `auto4`.
+later bursts raise it no higher. The loss averages span ``hold``, so the steps down that
+follow within ``hold`` answer the same harm and leave the ceiling where it is. Each
+``hold`` without a new ceiling lifts it one level, back to ``alpha_cap``. A class whose
+bursts need more than the others can afford settles near the highest level that does not
+cost them, where `auto4` climbs to what its bursts need and is stepped down again.
+Same parameters as `auto4`.
 """
 
 from __future__ import annotations
@@ -32,14 +34,16 @@ class Auto5(Auto4):
         super().reset_state()
         self.ceiling = list(self.max_level)  # highest level a raise reaches, per class
         self.lifted = [-math.inf] * self.P  # when each ceiling last moved
+        self.cut = [-math.inf] * self.P  # when each ceiling was last lowered
 
     def __call__(self, est: Estimates) -> np.ndarray:
         out = super().__call__(est)
         t = self.t
         for c in range(self.P):
             if self.last_backoff[c] == t:  # stepped down this interval: the raise cost
-                self.ceiling[c] = self.level[c]
-                self.lifted[c] = t
+                if t - self.cut[c] >= self.hold:  # not the same harm as the last cut
+                    self.ceiling[c] = self.level[c]
+                    self.cut[c] = self.lifted[c] = t
             elif self.ceiling[c] < self.max_level[c] and t - self.lifted[c] >= self.hold:
                 self.ceiling[c] += 1  # a hold without harm: one level more is allowed
                 self.lifted[c] = t
