@@ -59,3 +59,19 @@ def test_steps_down_within_hold_of_a_cut_leave_the_ceiling() -> None:
     harm = {"util": busy, "drops": {0: 250_000, 3: 50_000}}
     assert [float(sw.step(**harm)[1]) for _ in range(2)] == [8.0, 4.0]  # the same harm
     assert sw.sch.ceiling[1] == 4  # level 4: alpha 0.5 * 2^4 = 8, set by the first step
+
+
+def test_auto6_holds_its_level_while_the_averages_still_show_the_harm() -> None:
+    def run(scheme: str) -> list[float]:
+        sw = Switch([("web", [0], 0.5, None), ("query", [1], 0.5, None)], scheme=scheme,
+                    hold=0.25)
+        busy = {0: 0.4, 3: 0.4}
+        for _ in range(5):
+            sw.step(util=busy, drops={0: 50_000, 3: 50_000})
+        big = {"util": {**busy, 1: 0.005}, "peak": {1: 400_000}}
+        sw.step(**big, drops={0: 50_000, 3: 50_000, 1: 400_000})
+        harm = {"util": busy, "drops": {0: 250_000, 3: 50_000}}
+        return [float(sw.step(**harm)[1]) for _ in range(5)]
+
+    assert run("auto5") == [8.0, 4.0, 2.0, 1.0, 0.5]  # a step every interval
+    assert run("auto6") == [8.0, 8.0, 8.0, 4.0, 4.0]  # a step per hold (0.25 s)
