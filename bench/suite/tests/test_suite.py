@@ -146,12 +146,22 @@ def test_the_experts_picks_are_one_row_against_dt() -> None:
 
 
 def test_the_gain_is_read_against_the_reference_at_the_same_interval() -> None:
-    gains = {"auto@100ms": 0.5, "auto@1s": 0.1, "auto-reference@100ms": 0.5,
-             "auto-reference@1s": 0.2, "abm": 0.9}
-    assert report._gain_verdict("auto@100ms", gains) == "yes"  # 0.5 >= 0.9 x 0.5
-    assert report._gain_verdict("auto@1s", gains) == "**no**"  # 0.1 < 0.9 x 0.2
-    assert report._gain_verdict("abm", gains) == "-"
-    assert report._gain_verdict("auto-reference@1s", gains) == "-"
+    res: dict = {"rows": {}, "scenarios": {n: {"half": "eval", "burst_classes": [0]}  # type: ignore[type-arg]
+                                           for n in ("s00", "s01")}}
+    timed_out = {  # queries timed out per scenario: DT 0.4 in both
+        "dt": (0.4, 0.4), "auto-reference@100ms": (0.2, 0.3), "auto-reference@1s": (0.32, 0.32),
+        "auto@100ms": (0.2, 0.2), "auto@1s": (0.36, 0.36), "auto4@100ms": (None, 0.3)}
+    for cfg, tos in timed_out.items():
+        for sc, to in zip(("s00", "s01"), tos, strict=True):
+            if to is not None:
+                res["rows"][row_key(sc, 1, cfg)] = {w: _m(10, 5, to=to) for w in ("1s", "2s")}
+    assert report._gain_verdict(res, "eval", "auto@100ms") == "yes"  # 0.5 >= 0.9 x 0.375
+    assert report._gain_verdict(res, "eval", "auto@1s") == "**no**"  # 0.1 < 0.9 x 0.2
+    # where both ran: 0.25 against its 0.25 in s01, not its 0.375 over both scenarios
+    assert report._gain_verdict(res, "eval", "auto4@100ms") == "yes"
+    assert report._gain(res, "eval", "auto-reference@100ms") == pytest.approx(0.375)
+    assert report._gain_verdict(res, "eval", "abm") == "-"
+    assert report._gain_verdict(res, "eval", "auto-reference@1s") == "-"
 
 
 def test_ablations_are_compared_with_their_defaults() -> None:
