@@ -241,7 +241,7 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--baselines-only", action="store_true",
                     help="only DT, dt-static and the exact schemes (no controller runs)")
-    ap.add_argument("--configs", default="", help="only these configs (e.g. auto@100ms,auto)")
+    ap.add_argument("--configs", default="", help="only these configs (e.g. auto@100ms,auto; any registered scheme as name@<N>ms)")
     ap.add_argument("--params", default="",
                     help="auto parameters under test, e.g. max_cut=1,alpha_cap=8 (the config "
                          "is then named auto[max_cut=1,alpha_cap=8])")
@@ -265,7 +265,7 @@ def main() -> int:
         results["meta"]["reused_baselines_from"] = prev_all["meta"]
     t0 = time.time()
     wanted = a.only.split(",")
-    # --configs may name any registered scheme at an interval (e.g. auto5@100ms): run too
+    # --configs may name any registered scheme at an interval (e.g. auto4@100ms): run too
     extra = [(c, "alphad", float(m.group(2)) * 1e-3, ()) for c in run.only_cfg
              if (m := re.fullmatch(r"([a-z][a-z0-9-]*)@(\d+(?:\.\d+)?)ms", c))
              and m.group(1) != "auto" and m.group(1) in schemes.known()]
