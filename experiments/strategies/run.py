@@ -233,6 +233,21 @@ def evaluate(run: Runner, name: str, variants: dict[str, Any], seeds: list[int],
     return out
 
 
+Cfg = tuple[str, str, float, tuple[str, ...]]
+
+
+def with_extra(own: list[Cfg], names: list[str]) -> list[Cfg]:
+    """A scenario's own configs and the co-simulated ones --configs names beyond them: any
+    registered scheme but `auto` at an interval in ms (``auto4@100ms``)."""
+    out = list(own)
+    for c in names:
+        m = re.fullmatch(r"([a-z][a-z0-9-]*)@(\d+(?:\.\d+)?)ms", c)
+        if (m and m.group(1) != "auto" and m.group(1) in schemes.known()
+                and c not in {o[0] for o in own}):
+            out.append((c, "alphad", float(m.group(2)) * 1e-3, ()))
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", default="b,c,a")
@@ -265,10 +280,7 @@ def main() -> int:
         results["meta"]["reused_baselines_from"] = prev_all["meta"]
     t0 = time.time()
     wanted = a.only.split(",")
-    # --configs may name any registered scheme at an interval (e.g. auto4@100ms): run too
-    extra = [(c, "alphad", float(m.group(2)) * 1e-3, ()) for c in run.only_cfg
-             if (m := re.fullmatch(r"([a-z][a-z0-9-]*)@(\d+(?:\.\d+)?)ms", c))
-             and m.group(1) != "auto" and m.group(1) in schemes.known()]
+    extra = run.only_cfg
     if "b" in wanted:
         # query class 1..16 (the controller's cap) x web-search classes 1/8..1 (grid_b.py
         # finds settings meeting every (b) target outside 1..8 x 1/8..1/2)
@@ -278,24 +290,25 @@ def main() -> int:
             run, "b", {f"load{l:g}-req{r:g}": (l, r) for l in (0.4, 0.6) for r in (0.5, 0.75)},
             seeds, TUNE_SEED, grid, (0.5,) * 3,
             lambda l, r, seed, tuning: scen_b(l, r, seed, 3.0 if tuning else 12.0),
-            [("auto", "alphad", 1.0, ()),
-             ("auto@100ms", "alphad", 0.1, ()),
-             ("abm", "alphad", 1.0, ("load0.4-req0.5",)),
-             ("abm-core (exact)", "abm-core", RTT_US * 1e-6, ("load0.4-req0.5",)),
-             ("abm (exact)", "abm", RTT_US * 1e-6, ("load0.4-req0.5",)), *extra],
+            with_extra([("auto", "alphad", 1.0, ()),
+                        ("auto@100ms", "alphad", 0.1, ()),
+                        ("abm", "alphad", 1.0, ("load0.4-req0.5",)),
+                        ("abm-core (exact)", "abm-core", RTT_US * 1e-6, ("load0.4-req0.5",)),
+                        ("abm (exact)", "abm", RTT_US * 1e-6, ("load0.4-req0.5",))], extra),
             t_from=10.0, t_tune=1.0)
     if "c" in wanted:
         ivs = [RTT_US * 1e-6, 100 * RTT_US * 1e-6, 0.1]
         cfgs = [(f"auto@{iv * 1e3:g}ms", "alphad", iv, ()) for iv in ivs] + \
             [(f"abm@{ivs[2] * 1e3:g}ms", "alphad", ivs[2], ())] + \
-            [("abm-core (exact)", "abm-core", ivs[0], ()), ("abm (exact)", "abm", ivs[0], ())] + extra
+            [("abm-core (exact)", "abm-core", ivs[0], ()), ("abm (exact)", "abm", ivs[0], ())]
+        cfgs = with_extra(cfgs, extra)
         grid = list(itertools.product(pow2([-2, 0, 2]), repeat=2))
         results["c"] = results.get("c", {}) | evaluate(
             run, "c", {"x1": (1.0,)}, seeds, TUNE_SEED, grid, (0.5, 0.5),
             lambda s, seed, tuning: scen_c(seed, 8.0, s), cfgs, t_from=0.0, t_tune=0.0)
     if "a" in wanted:
         ivs = [RTT_US * 1e-6, 0.1, 1.0]
-        cfgs = [(f"auto@{iv * 1e3:g}ms", "alphad", iv, ()) for iv in ivs] + extra
+        cfgs = with_extra([(f"auto@{iv * 1e3:g}ms", "alphad", iv, ()) for iv in ivs], extra)
         results["a"] = results.get("a", {}) | evaluate(
             run, "a", {"load0.4-req0.75": ()}, seeds, TUNE_SEED,
             [(x,) for x in pow2([-2, -1, 0, 1, 2, 3])],
