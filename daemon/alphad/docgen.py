@@ -263,7 +263,14 @@ def _scheme_params() -> dict[str, dict[str, tuple[float, str]]]:
         if not isinstance(defaults, dict):
             out[name] = {}
             continue
-        comments = _dict_comments(Path(getattr(mod, "__file__", "") or ""), "DEFAULTS")
+        # a scheme built on another's class may derive its DEFAULTS from that one's: each
+        # comment is read where its key is written, the scheme's own module first
+        srcs = [mod] + [sys.modules[v.__module__] for v in vars(mod).values()
+                        if isinstance(v, type) and v.__module__ != mod.__name__
+                        and v.__module__.startswith("alphad.schemes.")]
+        comments: dict[str, str] = {}
+        for m in reversed(srcs):
+            comments |= _dict_comments(Path(getattr(m, "__file__", "") or ""), "DEFAULTS")
         out[name] = {k: (v, comments.get(k, "")) for k, v in defaults.items()}
     return out
 

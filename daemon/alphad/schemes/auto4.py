@@ -17,18 +17,11 @@ import numpy as np
 
 from alphad.estimate import Estimates
 from alphad.schemes._base import SchemeContext, numeric_params, register
+from alphad.schemes.auto import DEFAULTS as AUTO_DEFAULTS
 from alphad.schemes.auto import Auto
 
-DEFAULTS: dict[str, float] = {
-    "idle_util": 0.1,  # fraction of line rate: a queue sending less is idle, a port not
-    # sparing that much is saturated, strict-priority queues sending that much starve others
-    "burst_frac": 0.02,  # fraction of its bytes an idle queue drops when a burst overflows it
-    "margin": 1.25,  # factor over the alpha a burst needed (FB Eq. 8 transient)
-    "alpha_cap": 16.0,  # highest alpha a raise reaches
-    "hold": 2.0,  # s: without bursts this long a raised class steps down one level
-    "safety": 2.0,  # factor: others' loss over their level before the raise means harm
-    "loss_min": 0.001,  # fraction of bytes: a loss below it is never harm
-}
+# `auto`'s parameters without idle_loss_min: on idle queues the safety rule's floor is loss_min
+DEFAULTS: dict[str, float] = {k: v for k, v in AUTO_DEFAULTS.items() if k != "idle_loss_min"}
 
 
 class Auto4(Auto):
