@@ -19,7 +19,8 @@ all: setup
 setup: venv shim
 
 venv: $(VENV)/.installed
-$(VENV)/.installed: daemon/pyproject.toml vswitch/pyproject.toml vswitch/gnmi/pyproject.toml
+$(VENV)/.installed: daemon/pyproject.toml daemon/setup.py daemon/alphad/_kernels.c vswitch/pyproject.toml \
+		vswitch/gnmi/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e 'daemon[test,gnmi]' -e vswitch -e vswitch/gnmi

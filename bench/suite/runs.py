@@ -37,7 +37,7 @@ REPO = Path(__file__).resolve().parents[2]
 ALPHAD = REPO / "daemon" / "alphad"
 RUN_TIMEOUT_S = 4 * 3600
 # The controller's shared code: every co-simulated run depends on it.
-SHARED_CODE = ("schemes/_base.py", "estimate.py", "quantize.py", "model.py")
+SHARED_CODE = ("schemes/_base.py", "estimate.py", "quantize.py", "model.py", "_kernels.c")
 QUANTIZE = {"mode": "pow2", "kmin": -8, "kmax": 7, "hysteresis": 0.25}
 # Schemes that read the scheduler (priorities' ``strict``): the suite tells them about strict
 # priority; the others' runs keep the configuration, and the cache keys, they had without it.

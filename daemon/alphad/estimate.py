@@ -47,8 +47,8 @@ class EstimatorParams:
 class Estimates:
     """What the schemes see of one interval.
 
-    Counts that only some schemes use (per-group and per-port) are computed
-    on first access.
+    The counter deltas are computed with the estimates; what only some schemes (and the
+    status published after the write) read is computed on first access.
     """
 
     dt: float  # seconds since the previous sample
@@ -56,22 +56,47 @@ class Estimates:
     drop_delta: np.ndarray  # bytes dropped in the interval [n]
     drop_pkt_delta: np.ndarray  # packets dropped [n]
     rate: np.ndarray  # tx rate / port speed, unclamped [n]
-    gamma: np.ndarray  # normalized drain rate mu/b, clamped (ABM Eq. 9) [n]
-    threshold: np.ndarray  # lowest threshold the queue had: alpha*(B - Qmax) [n]
     free: float  # lowest free buffer B - Q seen in the interval (bytes)
     watermark: np.ndarray  # peak queue length since last read [n]
-    nonempty: np.ndarray  # bool [n]: watermark >= min_bytes
-    congested: np.ndarray  # bool [n]: watermark >= 0.9 * threshold (ABM §3.1)
-    n_p: np.ndarray  # congested queues per priority, floored at 1 [P]
     reset: np.ndarray  # bool [n]: a counter reset was seen
     sample: Sample
-    _est: Estimator | None = None
+    _est: Estimator
+    _gamma: np.ndarray | None = None  # gamma where it has state (an EWMA): computed each interval
+
+    @cached_property
+    def gamma(self) -> np.ndarray:
+        """Normalized drain rate mu/b, clamped (ABM Eq. 9) [n]."""
+        return self._gamma if self._gamma is not None else self._est._clamped(self.rate)
+
+    @cached_property
+    def threshold(self) -> np.ndarray:
+        """Lowest threshold the queue had: alpha*(B - Qmax) [n]."""
+        return self.sample.alpha * self.free
+
+    @cached_property
+    def nonempty(self) -> np.ndarray:
+        """bool [n]: watermark >= min_bytes."""
+        return self.watermark >= self._est.p.min_bytes
+
+    @cached_property
+    def congested(self) -> np.ndarray:
+        """bool [n]: watermark >= 0.9 * threshold (ABM §3.1)."""
+        congested = self.watermark >= self.threshold * self._est.p.congested_fraction
+        congested &= self.nonempty
+        return congested
+
+    @cached_property
+    def n_p(self) -> np.ndarray:
+        """Congested queues per priority, floored at 1 [P]."""
+        e = self._est
+        P = e.classes.n_prio  # unmanaged queues count in bin P
+        n_p = np.bincount(e._prio_all, weights=self.congested, minlength=P + 1)[:P]
+        return np.maximum(n_p, 1.0, out=n_p)
 
     @cached_property
     def n_group(self) -> np.ndarray:
         """Non-empty queues per FB priority group, floored at 1 [G] (FB Eq. 4 N_p)."""
         e = self._est
-        assert e is not None
         ne = self.nonempty[e._managed]
         n = np.bincount(e._group_m[ne], minlength=e.classes.n_groups).astype(np.float64)
         return np.maximum(n, 1.0, out=n)
@@ -79,9 +104,8 @@ class Estimates:
     @cached_property
     def active_per_port(self) -> np.ndarray:
         """Non-empty queues per port [n_ports]."""
-        e = self._est
-        assert e is not None
-        return np.bincount(e.topo.queue_port[self.nonempty], minlength=e.topo.n_ports)
+        return np.bincount(self._est.topo.queue_port[self.nonempty],
+                           minlength=self._est.topo.n_ports)
 
 
 class Estimator:
@@ -122,44 +146,24 @@ class Estimator:
 
         rate = tx * self._bits_per_speed
         rate *= 1.0 / dt  # mu / b
-        gamma = rate
-        if self.p.gamma_clamp:
-            gamma = np.where((rate < self._gamma_floor) | (rate > 1.0), 1.0, rate)
-        if self.p.gamma_ewma < 1.0 and self._gamma is not None:
-            gamma = self.p.gamma_ewma * gamma + (1.0 - self.p.gamma_ewma) * self._gamma
-        self._gamma = gamma
+        gamma = None
+        if self.p.gamma_ewma < 1.0:  # state: computed every interval
+            gamma = self._clamped(rate)
+            if self._gamma is not None:
+                gamma = self.p.gamma_ewma * gamma + (1.0 - self.p.gamma_ewma) * self._gamma
+            self._gamma = gamma
 
-        wm = s.watermark
         if s.pool_watermark is not None:
             q_max = s.pool_watermark
         elif s.pool_occupancy is not None:
             q_max = s.pool_occupancy
         else:
-            q_max = float(wm.sum())  # upper bound of the pool's peak
+            q_max = float(s.watermark.sum())  # upper bound of the pool's peak
         free = max(self.topo.buffer_bytes - q_max, 0.0)
-        threshold = s.alpha * free
-        nonempty = wm >= self.p.min_bytes
-        congested = wm >= threshold * self.p.congested_fraction
-        congested &= nonempty
+        return Estimates(dt, tx, drop, dpk, rate, free, s.watermark, reset, s, self, gamma)
 
-        P = self.classes.n_prio  # unmanaged queues count in bin P
-        n_p = np.bincount(self._prio_all, weights=congested, minlength=P + 1)[:P]
-        np.maximum(n_p, 1.0, out=n_p)
-
-        return Estimates(
-            dt=dt,
-            tx_delta=tx,
-            drop_delta=drop,
-            drop_pkt_delta=dpk,
-            rate=rate,
-            gamma=gamma,
-            threshold=threshold,
-            free=free,
-            watermark=wm,
-            nonempty=nonempty,
-            congested=congested,
-            n_p=n_p,
-            reset=reset,
-            sample=s,
-            _est=self,
-        )
+    def _clamped(self, rate: np.ndarray) -> np.ndarray:
+        """gamma from the rate: ABM's artifact sets gamma < 1/queues_per_port or > 1 to 1."""
+        if not self.p.gamma_clamp:
+            return rate
+        return np.where((rate < self._gamma_floor) | (rate > 1.0), 1.0, rate)

@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from alphad._kernels import MAX_CLASSES, TINY, class_loss, class_peaks
 from alphad.estimate import Estimates
 from alphad.schemes._base import SchemeContext, numeric_params, register
 from alphad.schemes._window import SlidingMax
@@ -52,7 +53,6 @@ DEFAULTS: dict[str, float] = {
 }
 MIN_BYTES = 15_000.0  # bytes (10 MTU) offered below which a loss fraction is unknown
 STALE_INTERVALS = 3.0  # a longer gap between samples is stale telemetry
-TINY = 1e-9  # keeps divisions and logarithms finite
 
 
 def loss_fraction(drop: float, offered: float) -> float:
@@ -76,22 +76,23 @@ class Auto:
         self.alpha_q = ctx.alpha_q.copy()
         cl = ctx.classes
         self.P = cl.n_prio
+        if self.P > MAX_CLASSES:
+            raise ValueError(f"scheme {self.name}: {self.P} priorities, at most {MAX_CLASSES}")
         self.managed = cl.prio >= 0
-        # Managed queues ordered by class: per-class sums and maxima are reduceat's.
-        self.idx = np.flatnonzero(self.managed)
-        self.idx = self.idx[np.argsort(cl.prio[self.idx], kind="stable")]
-        self.port = ctx.topo.queue_port
+        # Managed queues ordered by class, and their classes (int64: the kernels' indices).
+        idx = np.flatnonzero(self.managed)
+        self.idx = idx[np.argsort(cl.prio[idx], kind="stable")].astype(np.int64)
+        self.cls = cl.prio[self.idx].astype(np.int64)
+        self.port = ctx.topo.queue_port.astype(np.int64)
         self.port_m = self.port[self.idx]
         self.n_ports = ctx.topo.n_ports
-        self._sums = np.empty((4, len(self.idx)))  # per-interval scratch, class order
-        self._maxs = np.empty((4, len(self.idx)))
-        self.cls = cl.prio[self.idx]
-        present = np.unique(self.cls)
-        self.starts = np.searchsorted(self.cls, present)
-        self.present = present
-        self.every_class = len(present) == self.P
+        m = len(self.idx)
+        self._idle = np.zeros(m, dtype=bool)  # per-interval masks, class order
+        self._burst = np.zeros(m, dtype=bool)
+        self._port_util = np.zeros(self.n_ports)  # line rate in use per port
         cap = min(self.p["alpha_cap"], ctx.quantizer.alpha_max)
-        low = self._per_class(np.minimum, self.alpha_q[self.idx], np.inf)
+        low = np.full(self.P, np.inf)
+        np.minimum.at(low, self.cls, self.alpha_q[self.idx])
         self.low = np.where(np.isfinite(low) & (low > 0), low, 1.0)  # a class's lowest alpha_p
         self.max_level = np.maximum(np.floor(np.log2(cap / self.low)), 0).tolist()
         self.low = self.low.tolist()
@@ -118,15 +119,6 @@ class Auto:
         factor = np.array([2.0 ** k for k in self.level] + [1.0])
         self.out = self.alpha_q * factor[self.cls_q]
 
-    def _per_class(self, op: np.ufunc, x: np.ndarray, empty: float) -> np.ndarray:
-        """op reduced over each class's managed queues (``x`` [..., m] in class order)."""
-        if self.every_class and x.shape[-1]:
-            return op.reduceat(x, self.starts, axis=-1)
-        out = np.full((*x.shape[:-1], self.P), empty)
-        if x.shape[-1]:
-            out[..., self.present] = op.reduceat(x, self.starts, axis=-1)
-        return out
-
     def _level(self, c: int, S: float, W: float, free: float) -> float:
         """The level that admits a burst of S beside a pool with ``free`` bytes at its peak,
         of which the burst's queue held W: S_m / (F + W - S_m) with S_m = margin S (DT's
@@ -144,22 +136,6 @@ class Auto:
         """The bursts that were not starvation by the scheduler: `auto` knows none."""
         return burst
 
-    def _recurring(self, bursty: list[bool], t: float) -> list[bool]:
-        """The classes whose bursts count now: `auto` counts every one."""
-        return bursty
-
-    def _backed_off(self, k: float) -> float:
-        """The level a raised class steps down to when the raise costs: one less."""
-        return max(k - 1, 0.0)
-
-    def _kept(self, idle: np.ndarray, drop: np.ndarray) -> np.ndarray:
-        """The queues whose peaks keep a raise (decay rule): `auto` takes every idle one."""
-        return idle
-
-    def _may_raise(self, c: int, t: float) -> bool:
-        """Whether class c may be raised now: `auto` raises whenever a burst asks."""
-        return True
-
     def __call__(self, est: Estimates) -> np.ndarray:
         p = self.p
         if est.dt > STALE_INTERVALS * self.interval or (
@@ -169,37 +145,29 @@ class Auto:
         self.t += est.dt
         t = self.t
         w = min(est.dt / self.hold, 1.0)
-        idx = self.idx
-        drop = est.drop_delta[idx]
         level = self.level
-        if not (np.count_nonzero(drop) or any(level)):  # nothing lost, nothing raised: DT
+        busy_port = 1.0 - p["idle_util"]  # a port sending more of its line rate is saturated
+        # Per class, drops and offered bytes on idle queues and on all; the idle queues and
+        # the bursts (alphad._kernels.class_loss).
+        any_burst, (d_i, o_i, d_all, o_all) = class_loss(
+            est.drop_delta, est.tx_delta, est.rate, self.port, self.idx, self.cls, self.P,
+            self.n_ports, p["idle_util"], busy_port, p["burst_frac"], self._idle, self._burst,
+            self._port_util)
+        if not (any(d_all) or any(level)):  # nothing lost, nothing raised: DT
             for row in self.loss:  # in place: also the DT reference while it is the same list
                 row[:] = [x * (1 - w) for x in row]
             return self.out.copy()
-        idle = est.rate[idx] < p["idle_util"]
-        # Per queue, in class order: drops and offered bytes on idle queues, and on all.
-        A = self._sums
-        A[2] = drop
-        np.add(est.tx_delta[idx], drop, out=A[3])
-        np.multiply(A[2:], idle[None, :], out=A[:2])  # [None]: numpy's fast broadcast
         # A burst: an idle queue that lost burst_frac of what it was offered (and lost
         # something: byte counts are whole, so at least TINY), on a port with spare
         # capacity: it sent less than 1 - idle_util of line rate.
-        lost = np.multiply(A[3], p["burst_frac"])
-        burst = idle & (drop >= np.maximum(lost, TINY, out=lost))
-        if np.count_nonzero(burst):
-            port_util = np.bincount(self.port, weights=est.rate, minlength=self.n_ports)
-            burst &= port_util[self.port_m] < 1.0 - p["idle_util"]
+        burst = self._burst
+        if any_burst:
             burst = self._not_starved(burst, est)
         # Peaks S = wm + drops, and wm alone, of the bursts and of the queues whose peaks
         # keep a raise.
-        M = self._maxs
-        M[3] = est.watermark[idx]
-        np.add(M[3], drop, out=M[2])
-        np.multiply(M[2:], burst[None, :], out=M[:2])
-        np.multiply(M[2:], self._kept(idle, drop)[None, :], out=M[2:])
-        d_i, o_i, d_all, o_all = self._per_class(np.add, A, 0.0).tolist()
-        S_c, W_c, S_idle, W_idle = self._per_class(np.maximum, M, 0.0).tolist()
+        S_c, W_c, S_idle, W_idle = class_peaks(
+            np.ascontiguousarray(est.watermark, dtype=np.float64), est.drop_delta, self.idx,
+            self.cls, self.P, burst, self._idle)
         P = self.P
         now = [list(map(loss_fraction, d_i, o_i)),
                list(map(loss_fraction, map(sub, d_all, d_i), map(sub, o_all, o_i)))]
@@ -211,7 +179,7 @@ class Auto:
         free = est.free
         need_hold = self.need.push_list(t, [self._level(c, S_idle[c], W_idle[c], free)
                                        if S_idle[c] >= MIN_BYTES else 0.0 for c in range(P)])
-        bursty = self._recurring([s > 0 for s in S_c], t)
+        bursty = [s > 0 for s in S_c]
         raised = [k > 0 for k in level]
         changed = False
         if not any(raised):  # what the traffic loses under DT: averaged while DT runs
@@ -225,7 +193,7 @@ class Auto:
             if any(o and not r for o, r in zip(over[0], raised, strict=True)) or any(over[1]):
                 for c in range(P):  # the raise costs: back off
                     if raised[c]:
-                        level[c] = self._backed_off(level[c])
+                        level[c] = max(level[c] - 1, 0.0)
                         self.last_step[c] = self.last_backoff[c] = t
                 bursty = [False] * P
                 changed = True
@@ -234,7 +202,7 @@ class Auto:
             if bursty[c]:
                 self.last_burst[c] = t
                 top = self.max_level[c]
-                if level[c] < top and self._may_raise(c, t):  # to what its biggest burst needed
+                if level[c] < top:  # to what its biggest burst needed
                     need = self._level(c, S_c[c], W_c[c], free)
                     level[c] = min(max(level[c] + 1, need), top)
                     self.last_step[c] = t
@@ -251,8 +219,6 @@ class Auto:
 
 @register("auto")
 def make(ctx: SchemeContext, params: Mapping[str, Any]) -> Auto:
-    p = numeric_params("auto", params, DEFAULTS,
-                       positive=("idle_util", "margin", "alpha_cap", "hold", "safety"))
-    if math.isinf(p.get("alpha_cap", 1.0)):
-        raise ValueError("scheme auto: alpha_cap must be finite")
-    return Auto(ctx, p)
+    return Auto(ctx, numeric_params("auto", params, DEFAULTS,
+                                    positive=("idle_util", "margin", "alpha_cap", "hold",
+                                              "safety")))
