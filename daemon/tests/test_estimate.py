@@ -4,7 +4,7 @@ import numpy as np
 from conftest import make_sample, make_topology
 
 from alphad.controller import build_classes
-from alphad.estimate import Estimator, counter_delta
+from alphad.estimate import Estimator, EstimatorParams, counter_delta
 
 
 def test_counter_delta_normal_reset_wrap() -> None:
@@ -53,3 +53,26 @@ def test_clock_not_advancing_gives_no_estimate() -> None:
     assert e.update(make_sample(topo, 1.0)) is None
     assert e.update(make_sample(topo, 1.0)) is None
     assert e.update(make_sample(topo, 2.0)) is not None
+
+
+def test_a_gamma_average_moves_every_interval_whether_or_not_gamma_is_read() -> None:
+    """gamma is computed on first read, except with an EWMA (gamma_ewma < 1), whose state
+    must take every interval's sample: reading it only now and then gives the same values."""
+    topo = make_topology(ports=1, queues=2, speed=10e9)
+    cl = build_classes(topo, [("all", [0, 1], 0.5, None)])
+    full = 10e9 * 1e-3 / 8
+    txs = [np.array([full * f, full * (1 - f)]) for f in (0.9, 0.3, 0.6, 0.8)]
+    seen = []
+    for read_every in (True, False):
+        e = Estimator(topo, cl, EstimatorParams(gamma_ewma=0.5, gamma_clamp=False))
+        e.update(make_sample(topo, 0.0))
+        tx = np.zeros(2)
+        for i, step in enumerate(txs, start=1):
+            tx = tx + step
+            est = e.update(make_sample(topo, i * 1e-3, tx=tx.astype(np.uint64)))
+            assert est is not None
+            if read_every or i == len(txs):
+                last = est.gamma.copy()
+        seen.append(last)
+    assert np.allclose(seen[0], seen[1])
+    assert not np.allclose(seen[0], txs[-1] / full)  # the average, not the last sample
