@@ -107,7 +107,6 @@ class Auto:
         self.level = [0.0] * P
         self.last_burst = [-math.inf] * P  # last interval with a burst's loss
         self.last_step = [-math.inf] * P  # last raise or decay step
-        self.last_backoff = [-math.inf] * P  # last step down by the safety rule
         self.need = SlidingMax(P, self.hold)  # level the bursts' peaks needed
         self.loss = [[0.0] * P, [0.0] * P]  # loss fraction on idle, busy queues (EWMA, hold)
         self.base = [[0.0] * P, [0.0] * P]  # ... averaged over the intervals run as DT
@@ -163,8 +162,8 @@ class Auto:
         burst = self._burst
         if any_burst:
             burst = self._not_starved(burst, est)
-        # Peaks S = wm + drops, and wm alone, of the bursts and of the queues whose peaks
-        # keep a raise.
+        # Peaks S = wm + drops, and wm alone, of the bursts and of the idle queues (whose
+        # peaks keep a raise).
         S_c, W_c, S_idle, W_idle = class_peaks(
             np.ascontiguousarray(est.watermark, dtype=np.float64), est.drop_delta, self.idx,
             self.cls, self.P, burst, self._idle)
@@ -194,7 +193,7 @@ class Auto:
                 for c in range(P):  # the raise costs: back off
                     if raised[c]:
                         level[c] = max(level[c] - 1, 0.0)
-                        self.last_step[c] = self.last_backoff[c] = t
+                        self.last_step[c] = t
                 bursty = [False] * P
                 changed = True
 
