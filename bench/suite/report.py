@@ -434,6 +434,27 @@ def _static_detail(res: dict[str, Any], half: str, configs: Sequence[str]) -> li
             *_table(["scenario", "best static", *[f"`{c}`" for c in configs]], rows)]
 
 
+def _gains(res: dict[str, Any], half: str, configs: Sequence[str],
+           verdicts: dict[str, Any]) -> list[str]:
+    """The gain and near-static table of the configs with verdicts on this half (those that
+    ran there), and the detail per one-burst-class scenario."""
+    ran = [c for c in configs if c in verdicts]
+    if not ran:
+        return []
+    gains = {c: _gain(res, half, c) for c in ran}
+    rows = [[f"`{c}`", "-" if gains[c] is None else f"{gains[c]:.0%}",
+             _gain_verdict(res, half, c), f"{ok}/{n}" if n else "-"]
+            for c, ok, n in ((c, *_static(res, half, c)) for c in ran)]
+    lines = [("Median reduction of queries timed out against DT (scenarios with bursts), "
+              f"whether it is at least {GAIN_SHARE:.0%} of `{REFERENCE}`'s at the same "
+              "interval on the scenarios both ran, and one-burst-class scenarios within "
+              f"{STATIC_SLACK:.0%} of the best static setting's query p99 and queries "
+              "timed out with short flows no worse:"), ""]
+    lines += _table(["config", "median reduction", f"vs `{REFERENCE}`",
+                     "near the best static"], rows)
+    return lines + _static_detail(res, half, ran)
+
+
 def _superseded(res: dict[str, Any]) -> list[str]:
     """Rows of earlier code, per (config, code hash), against DT as they stood."""
     groups: dict[tuple[str, str], dict[str, Any]] = {}
@@ -532,19 +553,7 @@ def write_report(results: Path, out: Path) -> None:
         png = PLOTS / f"suite-{half}.png"
         if _plot(res, half, configs, png):
             lines += [f"![ratio to DT, {title.lower()}](../bench/results/{png.name})", ""]
-        gains = {c: _gain(res, half, c) for c in configs}
-        statics = [(c, *_static(res, half, c)) for c in configs]
-        rows = [[f"`{c}`", "-" if gains[c] is None else f"{gains[c]:.0%}",
-                 _gain_verdict(res, half, c), f"{ok}/{n}" if n else "-"]
-                for c, ok, n in statics]
-        lines += [("Median reduction of queries timed out against DT (scenarios with bursts), "
-                  f"whether it is at least {GAIN_SHARE:.0%} of `{REFERENCE}`'s at the same "
-                  "interval on the scenarios both ran, and one-burst-class scenarios within "
-                  f"{STATIC_SLACK:.0%} of the best static setting's query p99 and queries "
-                  "timed out with short flows no worse:"), ""]
-        lines += _table(["config", "median reduction", f"vs `{REFERENCE}`",
-                         "near the best static"], rows)
-        lines += _static_detail(res, half, configs)
+        lines += _gains(res, half, configs, v)
     lines += _ablations(res)
     lines += _null(res)
     lines += _superseded(res)

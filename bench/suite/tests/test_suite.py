@@ -354,3 +354,18 @@ def test_the_simulated_false_loss_rate_falls_with_more_seeds() -> None:
     two, four = report.simulated_null(2, n=20_000), report.simulated_null(4, n=20_000)
     assert 0.18 < two < 0.28  # about one pair in five: two seeds cannot show 95%
     assert four < two / 3
+
+
+def test_the_gain_table_of_a_half_lists_only_the_configs_that_ran_there() -> None:
+    res: dict = {"rows": {}, "scenarios": {"s00": {"half": "eval", "burst_classes": [0]},  # type: ignore[type-arg]
+                                           "s01": {"half": "dev", "burst_classes": [0]}},
+                 "static_best": {"s00": "dt", "s01": "dt"}}
+    for sc, cfgs in (("s00", ("dt", "auto@100ms")), ("s01", ("dt", "auto@100ms", "auto2@1s"))):
+        for cfg in cfgs:
+            res["rows"][row_key(sc, 1, cfg)] = {w: _m(10, 5, to=0.2) for w in ("1s", "2s")}
+    configs = ["auto@100ms", "auto2@1s"]
+    for half, listed in (("eval", ["auto@100ms"]), ("dev", configs)):
+        _, verdicts = report._summary(res, half, configs)
+        text = "\n".join(report._gains(res, half, configs, verdicts))
+        assert [c for c in configs if f"`{c}`" in text] == listed
+    assert report._gains(res, "eval", configs, {}) == []
