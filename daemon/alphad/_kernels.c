@@ -24,6 +24,32 @@ static int check(Py_buffer *b, Py_ssize_t n, Py_ssize_t item, const char *name)
     return 0;
 }
 
+static int check_classes(Py_ssize_t P)
+{
+    if (P < 1 || P > MAX_CLASSES) {
+        PyErr_Format(PyExc_ValueError, "P: %zd classes, at most %d", P, MAX_CLASSES);
+        return -1;
+    }
+    return 0;
+}
+
+/* Managed queue j is queue q of class c: both in range, or IndexError. */
+static int check_queue(Py_ssize_t j, int64_t q, int64_t c, Py_ssize_t n, Py_ssize_t P)
+{
+    if (q < 0 || q >= n || c < 0 || c >= P) {
+        PyErr_Format(PyExc_IndexError, "queue %zd: index %lld or class %lld out of range", j,
+                     (long long)q, (long long)c);
+        return -1;
+    }
+    return 0;
+}
+
+static void release(Py_buffer *const *bufs, size_t k)
+{
+    for (size_t i = 0; i < k; i++)
+        PyBuffer_Release(bufs[i]);
+}
+
 static PyObject *lists(const double *v, Py_ssize_t rows, Py_ssize_t P)
 {
     PyObject *out = PyTuple_New(rows);
@@ -67,10 +93,8 @@ static PyObject *class_loss(PyObject *self, PyObject *args)
         return NULL;
     PyObject *res = NULL;
     Py_ssize_t n = bd.len / 8, m = bi.len / 8;
-    if (P < 1 || P > MAX_CLASSES) {
-        PyErr_Format(PyExc_ValueError, "P: %zd classes, at most %d", P, MAX_CLASSES);
+    if (check_classes(P))
         goto done;
-    }
     if (check(&bd, n, 8, "drop") || check(&bt, n, 8, "tx") || check(&br, n, 8, "rate") ||
         check(&bp, n, 8, "port") || check(&bc, m, 8, "cls") || check(&bidle, m, 1, "idle") ||
         check(&bburst, m, 1, "burst") || check(&bu, n_ports, 8, "port_util"))
@@ -84,11 +108,8 @@ static PyObject *class_loss(PyObject *self, PyObject *args)
     Py_ssize_t candidates = 0;
     for (Py_ssize_t j = 0; j < m; j++) {
         int64_t q = idx[j], c = cls[j];
-        if (q < 0 || q >= n || c < 0 || c >= P) {
-            PyErr_Format(PyExc_IndexError, "queue %zd: index %lld or class %lld out of range",
-                         j, (long long)q, (long long)c);
+        if (check_queue(j, q, c, n, P))
             goto done;
-        }
         double d = drop[q], o = tx[q] + d;
         int is_idle = rate[q] < idle_util;
         idle[j] = (uint8_t)is_idle;
@@ -122,19 +143,10 @@ static PyObject *class_loss(PyObject *self, PyObject *args)
         }
     }
     PyObject *sl = lists(sums, 4, P);
-    if (sl) {
+    if (sl)
         res = Py_BuildValue("(NN)", PyBool_FromLong(candidates > 0), sl);
-    }
 done:
-    PyBuffer_Release(&bd);
-    PyBuffer_Release(&bt);
-    PyBuffer_Release(&br);
-    PyBuffer_Release(&bp);
-    PyBuffer_Release(&bi);
-    PyBuffer_Release(&bc);
-    PyBuffer_Release(&bidle);
-    PyBuffer_Release(&bburst);
-    PyBuffer_Release(&bu);
+    release((Py_buffer *const[]){&bd, &bt, &br, &bp, &bi, &bc, &bidle, &bburst, &bu}, 9);
     return res;
 }
 
@@ -151,10 +163,8 @@ static PyObject *class_peaks(PyObject *self, PyObject *args)
         return NULL;
     PyObject *res = NULL;
     Py_ssize_t n = bw.len / 8, m = bi.len / 8;
-    if (P < 1 || P > MAX_CLASSES) {
-        PyErr_Format(PyExc_ValueError, "P: %zd classes, at most %d", P, MAX_CLASSES);
+    if (check_classes(P))
         goto done;
-    }
     if (check(&bd, n, 8, "drop") || check(&bc, m, 8, "cls") || check(&bb, m, 1, "burst") ||
         check(&bk, m, 1, "kept"))
         goto done;
@@ -165,11 +175,8 @@ static PyObject *class_peaks(PyObject *self, PyObject *args)
     memset(peaks, 0, sizeof peaks);
     for (Py_ssize_t j = 0; j < m; j++) {
         int64_t q = idx[j], c = cls[j];
-        if (q < 0 || q >= n || c < 0 || c >= P) {
-            PyErr_Format(PyExc_IndexError, "queue %zd: index %lld or class %lld out of range",
-                         j, (long long)q, (long long)c);
+        if (check_queue(j, q, c, n, P))
             goto done;
-        }
         if (!(burst[j] || kept[j]))
             continue;
         double w = wm[q], s = w + drop[q];
@@ -188,12 +195,7 @@ static PyObject *class_peaks(PyObject *self, PyObject *args)
     }
     res = lists(peaks, 4, P);
 done:
-    PyBuffer_Release(&bw);
-    PyBuffer_Release(&bd);
-    PyBuffer_Release(&bi);
-    PyBuffer_Release(&bc);
-    PyBuffer_Release(&bb);
-    PyBuffer_Release(&bk);
+    release((Py_buffer *const[]){&bw, &bd, &bi, &bc, &bb, &bk}, 6);
     return res;
 }
 

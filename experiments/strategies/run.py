@@ -256,7 +256,9 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--baselines-only", action="store_true",
                     help="only DT, dt-static and the exact schemes (no controller runs)")
-    ap.add_argument("--configs", default="", help="only these configs (e.g. auto@100ms,auto; any registered scheme as name@<N>ms)")
+    ap.add_argument("--configs", default="",
+                    help="only these configs (e.g. auto@100ms,auto; any registered scheme as "
+                         "name@<N>ms)")
     ap.add_argument("--params", default="",
                     help="auto parameters under test, e.g. max_cut=1,alpha_cap=8 (the config "
                          "is then named auto[max_cut=1,alpha_cap=8])")
