@@ -122,14 +122,21 @@ class Auto:
         """The level that admits a burst of S beside a pool with ``free`` bytes at its peak,
         of which the burst's queue held W: S_m / (F + W - S_m) with S_m = margin S (DT's
         admission rule, FB Eq. 6-8), rounded up to a power of two of the class's alpha;
-        the cap where no alpha admits it."""
+        ``_unadmitted`` where no alpha admits it."""
         Sm = S * self.p["margin"]
         room = min(free + W, self.B) - Sm
-        top = self.max_level[c]
         if not room > 0:
-            return top
+            return self._unadmitted(c)
         k = float(math.ceil(math.log2(max(Sm / max(room, TINY), TINY) / self.low[c])))
-        return min(max(k, 0.0), top)
+        return min(max(k, 0.0), self.max_level[c])
+
+    def _unadmitted(self, c: int) -> float:
+        """The level a burst that no alpha admits needed: `auto` takes the cap."""
+        return self.max_level[c]
+
+    def _raised(self, c: int, need: float) -> float:
+        """The level of a class with a burst that needed ``need``: at least one more."""
+        return min(max(self.level[c] + 1, need), self.max_level[c])
 
     def _not_starved(self, burst: np.ndarray, est: Estimates) -> np.ndarray:
         """The bursts that were not starvation by the scheduler: `auto` knows none."""
@@ -200,10 +207,8 @@ class Auto:
         for c in range(P):
             if bursty[c]:
                 self.last_burst[c] = t
-                top = self.max_level[c]
-                if level[c] < top:  # to what its biggest burst needed
-                    need = self._level(c, S_c[c], W_c[c], free)
-                    level[c] = min(max(level[c] + 1, need), top)
+                if level[c] < self.max_level[c]:  # to what its biggest burst needed
+                    level[c] = self._raised(c, self._level(c, S_c[c], W_c[c], free))
                     self.last_step[c] = t
                     changed = True
             if (level[c] > 0 and need_hold[c] < level[c] and t - self.last_burst[c] >= self.hold
