@@ -138,6 +138,10 @@ class Auto:
         """The level of a class with a burst that needed ``need``: at least one more."""
         return min(max(self.level[c] + 1, need), self.max_level[c])
 
+    def _backs_off(self, t: float) -> bool:
+        """Whether the harm seen at t steps the raised classes down: `auto` always does."""
+        return True
+
     def _not_starved(self, burst: np.ndarray, est: Estimates) -> np.ndarray:
         """The bursts that were not starvation by the scheduler: `auto` knows none."""
         return burst
@@ -196,7 +200,8 @@ class Auto:
             floors = (max(p["loss_min"], p["idle_loss_min"]), p["loss_min"])  # idle, busy
             over = [[lo > safety * ba and lo >= floor for lo, ba in zip(lr, br, strict=True)]
                     for lr, br, floor in zip(self.loss, self.base, floors, strict=True)]
-            if any(o and not r for o, r in zip(over[0], raised, strict=True)) or any(over[1]):
+            if (any(o and not r for o, r in zip(over[0], raised, strict=True))
+                    or any(over[1])) and self._backs_off(t):
                 for c in range(P):  # the raise costs: back off
                     if raised[c]:
                         level[c] = max(level[c] - 1, 0.0)
