@@ -51,6 +51,7 @@ DEFAULTS: dict[str, float] = {
     "loss_min": 0.001,  # fraction of bytes: a loss below it is never harm
     "idle_loss_min": 0.0,  # fraction of bytes: on idle queues, nor a loss below this
 }
+POSITIVE = ("idle_util", "margin", "alpha_cap", "hold", "safety")  # must be > 0
 MIN_BYTES = 15_000.0  # bytes (10 MTU) offered below which a loss fraction is unknown
 STALE_INTERVALS = 3.0  # a longer gap between samples is stale telemetry
 
@@ -228,6 +229,4 @@ class Auto:
 
 @register("auto")
 def make(ctx: SchemeContext, params: Mapping[str, Any]) -> Auto:
-    return Auto(ctx, numeric_params("auto", params, DEFAULTS,
-                                    positive=("idle_util", "margin", "alpha_cap", "hold",
-                                              "safety")))
+    return Auto(ctx, numeric_params("auto", params, DEFAULTS, positive=POSITIVE))

@@ -18,7 +18,7 @@ import numpy as np
 from alphad.estimate import Estimates
 from alphad.schemes._base import SchemeContext, numeric_params, register
 from alphad.schemes.auto import DEFAULTS as AUTO_DEFAULTS
-from alphad.schemes.auto import Auto
+from alphad.schemes.auto import POSITIVE, Auto
 
 # `auto`'s parameters without idle_loss_min: on idle queues the safety rule's floor is loss_min
 DEFAULTS: dict[str, float] = {k: v for k, v in AUTO_DEFAULTS.items() if k != "idle_loss_min"}
@@ -51,6 +51,4 @@ class Auto4(Auto):
 
 @register("auto4")
 def make(ctx: SchemeContext, params: Mapping[str, Any]) -> Auto4:
-    return Auto4(ctx, numeric_params("auto4", params, DEFAULTS,
-                                     positive=("idle_util", "margin", "alpha_cap", "hold",
-                                               "safety")))
+    return Auto4(ctx, numeric_params("auto4", params, DEFAULTS, positive=POSITIVE))

@@ -5,8 +5,8 @@ change to the first. A burst S that no alpha admits (S_m >= F + W: it is bigger 
 free buffer its queue could ever reach, DT's admission rule, FB Eq. 6-8) raises its class
 to the first level, 2 alpha_p, if it is below it, and no further: `auto` takes such a
 burst to ``alpha_cap``, where the class holds nearly all the free buffer, still drops,
-and leaves the other classes none. Such peaks keep no raise either: the decay goes on
-while only bursts no alpha admits are seen. Its parameters are `auto`'s.
+and leaves the other classes none. Idle peaks that no alpha admits hold no raise
+either (in `auto` they hold the cap). Its parameters are `auto`'s.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from alphad.schemes._base import SchemeContext, numeric_params, register
-from alphad.schemes.auto import DEFAULTS, Auto
+from alphad.schemes.auto import DEFAULTS, POSITIVE, Auto
 
 NO_LEVEL = -1.0  # _level's answer for a burst no alpha admits: below every level, it keeps none
 
@@ -36,6 +36,4 @@ class Auto7(Auto):
 
 @register("auto7")
 def make(ctx: SchemeContext, params: Mapping[str, Any]) -> Auto7:
-    return Auto7(ctx, numeric_params("auto7", params, DEFAULTS,
-                                     positive=("idle_util", "margin", "alpha_cap", "hold",
-                                               "safety")))
+    return Auto7(ctx, numeric_params("auto7", params, DEFAULTS, positive=POSITIVE))

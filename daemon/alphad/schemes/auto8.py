@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from alphad.schemes._base import SchemeContext, numeric_params, register
-from alphad.schemes.auto import DEFAULTS, Auto
+from alphad.schemes.auto import DEFAULTS, POSITIVE, Auto
 
 
 class Auto8(Auto):
@@ -37,6 +37,4 @@ class Auto8(Auto):
 
 @register("auto8")
 def make(ctx: SchemeContext, params: Mapping[str, Any]) -> Auto8:
-    return Auto8(ctx, numeric_params("auto8", params, DEFAULTS,
-                                     positive=("idle_util", "margin", "alpha_cap", "hold",
-                                               "safety")))
+    return Auto8(ctx, numeric_params("auto8", params, DEFAULTS, positive=POSITIVE))
