@@ -86,7 +86,8 @@ def bench_compute(n: int, scheme: str, reps: int, lossy: float = 0.0) -> dict:
 
 
 def bench_paired(n: int, reps: int, lossy: float = LOSSY,
-                 configs: tuple[str, ...] = ("dt", "abm", "auto", "auto4+sp")) -> dict:
+                 configs: tuple[str, ...] = ("dt", "abm", "auto", "auto4+sp", "auto7", "auto8",
+                                              "auto9+sp")) -> dict:
     """The compute step of several schemes on the same telemetry, one interval of each in
     turn, so that a noisy machine slows all of them alike: medians and ratios to the first.
     ``scheme+sp``: the query class is served in strict priority before the bulk class."""

@@ -265,9 +265,10 @@ def _scheme_params() -> dict[str, dict[str, tuple[float, str]]]:
             continue
         # a scheme built on another's class may derive its DEFAULTS from that one's: each
         # comment is read where its key is written, the scheme's own module first
-        srcs = [mod] + [sys.modules[v.__module__] for v in vars(mod).values()
-                        if isinstance(v, type) and v.__module__ != mod.__name__
-                        and v.__module__.startswith("alphad.schemes.")]
+        srcs = [mod] + [sys.modules[b.__module__] for v in vars(mod).values()
+                        if isinstance(v, type) for b in v.__mro__
+                        if b.__module__ != mod.__name__
+                        and b.__module__.startswith("alphad.schemes.")]
         comments: dict[str, str] = {}
         for m in reversed(srcs):
             comments |= _dict_comments(Path(getattr(m, "__file__", "") or ""), "DEFAULTS")
