@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
-from test_auto import Switch, burst
+from test_auto import Switch
 
 
 def two_classes(scheme: str = "auto9", **params):  # type: ignore[no-untyped-def]
