@@ -385,7 +385,7 @@ def generate() -> str:
         out += ["", f"### `{name.split(' ', 1)[1]}`", "", *_table(groups[name])]
     out += ["", "## Schemes", "",
             "`scheme` names one of these; `scheme_params` sets the parameters of the "
-            "scheme in use (numbers, at least 0). How the default controller, `auto`, "
+            "scheme in use (numbers, at least 0). How the default controller, `auto9`, "
             "uses its parameters: [how auto works](how-auto-works.md).", ""]
     params = _scheme_params()
     out += ["| scheme | what it does | parameters |", "|---|---|---|"]

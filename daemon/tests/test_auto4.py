@@ -7,7 +7,7 @@ import json
 
 import pytest
 from test_auto import Switch, burst
-from test_auto_golden import GOLDEN, _levels
+from test_auto_golden import _file, _levels
 
 from alphad import schemes
 from alphad.quantize import Quantizer
@@ -20,7 +20,7 @@ def two_classes(scheme: str = "auto4", **params):  # type: ignore[no-untyped-def
 
 
 def test_without_strict_priority_it_decides_as_auto() -> None:
-    want = json.loads(GOLDEN.read_text())
+    want = json.loads(_file("auto").read_text())
     for seed in ("0", "7", "13", "21", "34"):
         assert _levels(int(seed), "auto4") == want[seed], f"seed {seed}"
 

@@ -1,7 +1,8 @@
-"""`auto` makes the decisions recorded in golden/auto-levels.json on seeded random traffic.
+"""`auto9` and `auto` make the decisions recorded in golden/<scheme>-levels.json on seeded
+random traffic.
 
-The suite's evaluation rows were measured with this behaviour; a change to `auto` that
-alters one decision is a new candidate, not a refactoring. Rewrite the file on purpose
+The suite's evaluation rows were measured with this behaviour; a change to either that
+alters one decision is a new candidate, not a refactoring. Rewrite the files on purpose
 with ``python daemon/tests/test_auto_golden.py --write``.
 """
 
@@ -13,6 +14,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 from conftest import make_sample, make_topology
 
 from alphad import schemes
@@ -20,14 +22,17 @@ from alphad.controller import build_classes
 from alphad.estimate import Estimator
 from alphad.quantize import Quantizer
 
-GOLDEN = Path(__file__).parent / "golden" / "auto-levels.json"
+GOLDEN = Path(__file__).parent / "golden"
+SCHEMES = ("auto9", "auto")
+PER_QUEUE = ("auto9",)  # schemes whose queues of one class can differ: every queue recorded
 RUNS = 40
 INTERVALS = 300
 SPEED_BPS = 10e9
 
 
 def _levels(seed: int, scheme: str = "auto") -> list[list[int]]:
-    """[interval, level of each class...] whenever the levels change, on one random switch
+    """[interval, level of each class (PER_QUEUE: of each managed queue)...] whenever the
+    levels change, on one random switch
     whose traffic moves between quiet, bursts, bursts with losses elsewhere and saturation
     (no class in strict priority)."""
     r = random.Random(seed)
@@ -51,7 +56,8 @@ def _levels(seed: int, scheme: str = "auto") -> list[list[int]]:
     dr = np.zeros(n, dtype=np.uint64)
     t = 0.0
     est.update(make_sample(topo, t, alpha=alpha, pool_wm=0.0))
-    rep = [int(np.flatnonzero(cl.prio == c)[0]) for c in range(cl.n_prio)]
+    rep = ([int(q) for q in np.flatnonzero(cl.prio >= 0)] if scheme in PER_QUEUE
+           else [int(np.flatnonzero(cl.prio == c)[0]) for c in range(cl.n_prio)])
     out, last, regime = [], None, 0
     for i in range(INTERVALS):
         if r.random() < 0.05:
@@ -90,13 +96,18 @@ def _levels(seed: int, scheme: str = "auto") -> list[list[int]]:
     return out
 
 
-def _all() -> dict[str, list[list[int]]]:
-    return {str(s): _levels(s) for s in range(RUNS)}
+def _file(scheme: str) -> Path:
+    return GOLDEN / f"{scheme}-levels.json"
 
 
-def test_auto_decides_as_recorded() -> None:
-    want = json.loads(GOLDEN.read_text())
-    got = _all()
+def _all(scheme: str) -> dict[str, list[list[int]]]:
+    return {str(s): _levels(s, scheme) for s in range(RUNS)}
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_decides_as_recorded(scheme: str) -> None:
+    want = json.loads(_file(scheme).read_text())
+    got = _all(scheme)
     raised = sum(any(any(x) for x in (row[1:] for row in v)) for v in got.values())
     assert raised >= RUNS // 2, "the traffic no longer exercises the raises"
     for seed, w in want.items():
@@ -107,5 +118,6 @@ def test_auto_decides_as_recorded() -> None:
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["--write"]:
-        GOLDEN.write_text(json.dumps(_all(), separators=(",", ":")) + "\n")
-        print(f"wrote {GOLDEN}")
+        for name in SCHEMES:
+            _file(name).write_text(json.dumps(_all(name), separators=(",", ":")) + "\n")
+            print(f"wrote {_file(name)}")

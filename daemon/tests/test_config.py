@@ -45,11 +45,11 @@ def test_good_config(base: Path) -> None:
     assert c.quantize.kmin == -8 and c.quantize.kmax == 7
 
 
-def test_scheme_defaults_to_auto(base: Path) -> None:
-    """Without `scheme`, the one the evaluation finds never worse than DT (not abm)."""
+def test_scheme_defaults_to_auto9(base: Path) -> None:
+    """Without `scheme`, the candidate that leads on the evaluation half (not abm)."""
     text = GOOD.replace("scheme: abm\n", "")
     assert "scheme" not in text
-    assert parse(text, base).scheme == "auto"
+    assert parse(text, base).scheme == "auto9"
 
 
 @pytest.mark.parametrize(
