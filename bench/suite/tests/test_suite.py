@@ -209,11 +209,14 @@ def test_the_placebo_is_dts_policy_judged_on_the_same_seeds() -> None:
     res["rows"][row_key("s01", 1, "placebo")] = {"1s": _m(10, 5)}
     pairs = {p.metric: p for p in report.placebo_pairs(res, [1, 2])}
     assert {p.scenario for p in pairs.values()} == {"s00"}
+    assert report.placebo_pairs(res, [1, 2], "eval") == []  # judged per half
     assert pairs["qct_ms_p99"].verdict == "loss" and pairs["long_tput_vs_dt"].verdict == "loss"
     assert report._configs(res) == []  # not a candidate
     text = "\n".join(report._null({**res, "rows": {
         **res["rows"], **{row_key("s00", s, "dt"): {"1s": _m(10, 5)} for s in (3, 4)}}}))
-    assert "| 1,2 | 1 | 6 | 3 (50%) | 0 |" in text
+    big = sum(p.verdict == "loss" and p.change > report.NEVER_WORSE_MAX for p in pairs.values())
+    assert big >= 1
+    assert f"| development | 1,2 | 1 | 6 | 3 (50%) | {big} | 0 |" in text
 
 
 def test_a_row_of_changed_code_keeps_its_earlier_figures() -> None:
