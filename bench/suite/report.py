@@ -38,6 +38,7 @@ SAMPLES = {"qct_ms_p99": ("queries", 100), "qct_ms_mean": ("queries", 10),
            "short_rto_flows": ("short_n", 10), "long_tput_vs_dt": ("long_n", 10)}
 NEVER_WORSE_SHARE = 0.95  # of (scenario, metric) pairs not beyond the seed spread
 NEVER_WORSE_MAX = 0.10  # and none worse than DT by more than this
+HALVES = {"dev": "development", "eval": "evaluation"}  # the halves, as the report names them
 GAIN_SHARE = 0.9  # of the reference's median reduction of queries timed out
 STATIC_SLACK = 0.10  # within this of the best static setting's query p99 and timeouts
 ABLATION_CHANGE = 0.05  # an ablation's change beyond this, on one pair, counts
@@ -167,7 +168,7 @@ def placebo_pairs(res: dict[str, Any], seeds: Sequence[int],
 
 def _placebo(res: dict[str, Any]) -> list[str]:
     rows = []
-    for half in ("dev", "eval"):
+    for half, name in HALVES.items():
         for seeds in ([1, 2], [3, 4], [1, 2, 3, 4]):
             pairs = placebo_pairs(res, seeds, half)
             if not pairs:
@@ -176,7 +177,7 @@ def _placebo(res: dict[str, Any]) -> list[str]:
             wi = [p for p in pairs if p.verdict == "win"]
             big = sum(p.change > NEVER_WORSE_MAX for p in lo)
             top = max(lo, key=lambda p: p.change, default=None)
-            rows.append(["development" if half == "dev" else "evaluation", ",".join(map(str, seeds)),
+            rows.append([name, ",".join(map(str, seeds)),
                          len({p.scenario for p in pairs}), len(pairs),
                          f"{len(lo)} ({len(lo) / len(pairs):.0%})", big, len(wi),
                          "-" if top is None else f"{_pct(top.change)} ({top.metric}, "
@@ -551,14 +552,13 @@ def write_report(results: Path, out: Path) -> None:
     ]
     verdicts: dict[str, Any] = {}
     for half in ("eval", "dev"):
-        title = "Evaluation half" if half == "eval" else "Development half"
-        lines += [f"## {title}", ""]
+        lines += [f"## {HALVES[half].capitalize()} half", ""]
         body, v = _summary(res, half, configs)
         lines += body
         verdicts[half] = v
         png = PLOTS / f"suite-{half}.png"
         if _plot(res, half, configs, png):
-            lines += [f"![ratio to DT, {title.lower()}](../bench/results/{png.name})", ""]
+            lines += [f"![ratio to DT, {HALVES[half]} half](../bench/results/{png.name})", ""]
         lines += _gains(res, half, configs, v)
     lines += _ablations(res)
     lines += _null(res)
