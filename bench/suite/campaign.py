@@ -10,6 +10,7 @@ that changes (its scheme's code changed) keeps its earlier figures under ``super
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import json
 import math
 import os
@@ -35,12 +36,19 @@ from bench.suite.runs import (
 from bench.suite.scenarios import WARMUPS_S, SuiteScenario, as_dict
 
 __all__ = ["GRID", "TUNE_SEED", "Campaign", "best_static", "load_results", "row_key",
-           "supersede"]
+           "supersede", "writes_digest"]
 
 TUNE_SEED = 101  # the seed the expert's grid is searched on; never a result seed
 GRID = [f"static:{b:g},{o:g}" for b in (1.0, 4.0, 16.0) for o in (0.25, 1.0)]
 SHORT_SLACK = 1.1  # the expert keeps short flows within 10% of DT's (p99 slowdown, timeouts)
 LONG_FLOOR = 0.95  # ... and long flows at 95% of DT's throughput or more
+
+
+def writes_digest(run: Path) -> str:
+    """A digest of a run's alpha writes (``alphas.csv``; empty for a run that writes none):
+    two runs of one scenario and seed acted alike exactly when their digests are equal."""
+    f = run / "alphas.csv"
+    return hashlib.sha256(f.read_bytes() if f.exists() else b"").hexdigest()[:16]
 
 
 def row_key(scenario: str, seed: int, config: str) -> str:
@@ -194,6 +202,7 @@ class Campaign:
             row["wall_seconds"] = summary["wall_seconds"]
             row["events"] = summary.get("events", 0)
             row["code"] = p.parent.name  # the run directory is named by the code's hash
+            row["writes_sha"] = writes_digest(p)
             self._put("scenarios", sc.name, as_dict(sc))
             self._put("rows", row_key(sc.name, seed, cfg.name), row)
 

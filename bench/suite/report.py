@@ -41,7 +41,6 @@ NEVER_WORSE_MAX = 0.10  # and none worse than DT by more than this
 HALVES = {"dev": "development", "eval": "evaluation"}  # the halves, as the report names them
 GAIN_SHARE = 0.9  # of the reference's median reduction of queries timed out
 STATIC_SLACK = 0.10  # within this of the best static setting's query p99 and timeouts
-ABLATION_CHANGE = 0.05  # an ablation's change beyond this, on one pair, counts
 REFERENCE = "auto-reference"
 STATIC_LABEL = "best static (each scenario's pick)"
 PLOTS = Path(__file__).resolve().parents[2] / "bench" / "results"
@@ -232,38 +231,6 @@ def base_config(config: str) -> str:
     if tail:
         name = re.sub(r"-no-[a-z]+$", "", name)  # a variant without one rule
     return name + ("@" + tail if tail else "")
-
-
-def _ablations(res: dict[str, Any]) -> list[str]:
-    """Each ablation against its scheme's defaults, on the scenarios and seeds both ran."""
-    rows = []
-    for cfg in _configs(res, ablations=True):
-        base = base_config(cfg)
-        names = [n for n in sorted(res["scenarios"])
-                 if _seeds(res, n, cfg) and _seeds(res, n, base)]
-        if not names:
-            continue
-        pairs = compare(res, cfg, names, against=base)
-        if not pairs:
-            continue
-        worse = [p for p in pairs if p.change > ABLATION_CHANGE]
-        better = [p for p in pairs if p.change < -ABLATION_CHANGE]
-        timed = [p.change for p in pairs if p.metric == "query_timeouts"]
-        top = max(pairs, key=lambda p: abs(p.change))
-        rows.append([f"`{cfg}`", f"`{base}`", len(names), f"{len(better)} / {len(worse)}",
-                     _pct(statistics.median(timed)) if timed else "-",
-                     f"{_pct(top.change)} ({top.metric}, {top.scenario})"])
-    if not rows:
-        return []
-    return [
-        "## Ablations", "",
-        ("Each parameter changed alone, or one rule removed (`<scheme>-no-<rule>`), against "
-         "the scheme's defaults on the same scenarios and seeds: (scenario, metric) pairs "
-         f"better / worse by more than {ABLATION_CHANGE:.0%} (positive change = worse with the ablation, so the default's "
-         "value helps there)."), "",
-        *_table(["ablation", "against", "scenarios", "pairs better / worse",
-                 "queries timed out (median change)", "largest change"], rows),
-    ]
 
 
 def _common_seeds(res: dict[str, Any], sc: str, a: str, b: str) -> list[int]:
@@ -524,6 +491,8 @@ def _plot(res: dict[str, Any], half: str, configs: Sequence[str], path: Path) ->
 
 
 def write_report(results: Path, out: Path) -> None:
+    from bench.suite import ablations  # it builds on this module's comparisons
+
     res = load_results(results)
     configs = _configs(res)
     lines = [
@@ -560,7 +529,7 @@ def write_report(results: Path, out: Path) -> None:
         if _plot(res, half, configs, png):
             lines += [f"![ratio to DT, {HALVES[half]} half](../bench/results/{png.name})", ""]
         lines += _gains(res, half, configs, v)
-    lines += _ablations(res)
+    lines += ablations.section(res)
     lines += _null(res)
     lines += _superseded(res)
     picks = res.get("static_best", {})

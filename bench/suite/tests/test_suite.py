@@ -12,9 +12,16 @@ from alphad_ns3.run import default_program
 from alphad_ns3.scenario import RunSpec, Scenario
 from alphad_ns3.sweep import execute
 
-from bench.suite import report
+from bench.suite import ablations, report
 from bench.suite.__main__ import main
-from bench.suite.campaign import GRID, Campaign, best_static, row_key, supersede
+from bench.suite.campaign import (
+    GRID,
+    Campaign,
+    best_static,
+    row_key,
+    supersede,
+    writes_digest,
+)
 from bench.suite.runs import parse_config, spec
 from bench.suite.scenarios import DISTRIBUTION, N_SCENARIOS, draw, suite
 
@@ -171,13 +178,54 @@ def test_ablations_are_compared_with_their_defaults() -> None:
     res["rows"][row_key("s00", 1, "auto[hold=0.5]@100ms")] = {"1s": _m(8, 5, to=0.2)}
     assert report._configs(res) == ["auto@100ms"]  # ablations stay out of the verdicts
     assert report.base_config("auto[hold=0.5,safety=4]@1s") == "auto@1s"
-    table = "\n".join(report._ablations(res))
-    # against auto@100ms, not DT: queries timed out doubled, nothing else changed
-    assert "| `auto[hold=0.5]@100ms` | `auto@100ms` | 1 | 0 / 1 | +100% |" in table
+    table = "\n".join(ablations.section(res))
+    # against auto@100ms, not DT: queries timed out doubled (one seed: a loss), nothing else
+    # changed; the mean over the six metrics is 2^(1/6) - 1
+    assert ("| `auto[hold=0.5]@100ms` | `auto@100ms` | 1 | - | 0 / 1 | 0 / 1 | +12% | +100% |"
+            in table)
     # a variant without one rule is an ablation of the scheme it comes from
     res["rows"][row_key("s00", 1, "auto3-no-reset@100ms")] = {"1s": _m(8, 5, to=0.1)}
     assert report.base_config("auto3-no-reset@100ms") == "auto3@100ms"
     assert report._configs(res) == ["auto@100ms"]
+
+
+def test_ablations_count_the_runs_that_write_otherwise_and_sit_beside_the_placebo(
+        tmp_path: Path) -> None:
+    runs = {}
+    for name, text in (("a", "t_s,switch,port,queue,alpha\n0.2,0,1,3,2\n"),
+                       ("b", "t_s,switch,port,queue,alpha\n0.2,0,1,3,4\n"), ("dt", None)):
+        (tmp_path / name).mkdir()
+        if text is not None:
+            (tmp_path / name / "alphas.csv").write_text(text)
+        runs[name] = writes_digest(tmp_path / name)
+    assert runs["a"] != runs["b"] and runs["dt"] == writes_digest(tmp_path / "dt")
+    res = {"rows": {}, "scenarios": {"s00": {"half": "dev"}, "s01": {"half": "dev"}}}
+    for sc in ("s00", "s01"):
+        for seed in (1, 2):
+            res["rows"][row_key(sc, seed, "dt")] = {"1s": _m(10, 5)}
+            res["rows"][row_key(sc, seed, "placebo")] = {"1s": _m(10 + seed, 5)}
+            res["rows"][row_key(sc, seed, "auto@100ms")] = {"1s": _m(8, 5),
+                                                            "writes_sha": runs["a"]}
+            other = runs["b"] if (sc, seed) == ("s01", 2) else runs["a"]
+            res["rows"][row_key(sc, seed, "auto[margin=1]@100ms")] = {"1s": _m(8, 5),
+                                                                      "writes_sha": other}
+    assert ablations.other_writes(res, "auto[margin=1]@100ms", "auto@100ms",
+                                  ["s00", "s01"]) == (1, 4)
+    table = "\n".join(ablations.section(res))
+    assert "| `auto[margin=1]@100ms` | `auto@100ms` | 2 | 1 of 4 | 0 / 0 | 0 / 0 | +0% |" in table
+    # the placebo's p99 and mean at 11.5 against 10 on seeds 1-2: +15% on two metrics of six
+    assert ("| `placebo` (development half, seeds 1,2) | `dt` | 2 | - | 0 / 4 | 0 / 4 | +5% |"
+            in table)
+
+
+def test_a_pairs_ratio_is_clipped_and_reads_higher_is_better_metrics_the_right_way(
+        ) -> None:
+    p = report.Pair("s00", "long_tput_vs_dt", "loss", 0.5, 0.5, 1.0)
+    assert ablations.log_ratio(p) == pytest.approx(math.log(2))  # half DT's throughput: worse
+    p = report.Pair("s00", "short_rto_flows", "loss", math.inf, 3.0, 0.0)
+    assert ablations.log_ratio(p) == pytest.approx(math.log(ablations.CLIP))
+    assert ablations.mean_change([p, report.Pair("s00", "query_timeouts", "win", -0.75,
+                                                 0.25, 1.0)]) == pytest.approx(0.0)
 
 
 def test_dt_against_itself_on_other_seeds_measures_the_rules_false_losses() -> None:

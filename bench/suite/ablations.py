@@ -1,0 +1,130 @@
+"""The ablation table: each parameter changed alone against its scheme's defaults, beside
+the placebo against DT, which shows what a change that means nothing does to the figures.
+
+Two measures per ablation:
+- whether it acts: the runs whose alpha writes differ from the defaults' on the same
+  scenario and seed (the harness is deterministic, so any difference is the parameter's);
+- what it does: (scenario, metric) pairs beyond the seed spread, pairs changed by more
+  than ABLATION_CHANGE, and the mean change over scenarios. A change in what a controller
+  writes sends the simulation down another trajectory, so every figure moves; the
+  placebo's rows are the size of that movement with these seeds.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from typing import Any
+
+from bench.suite.campaign import row_key
+from bench.suite.report import (
+    HALVES,
+    METRICS,
+    Pair,
+    _configs,
+    _pct,
+    _seeds,
+    _table,
+    base_config,
+    compare,
+    placebo_pairs,
+)
+
+__all__ = ["ABLATION_CHANGE", "mean_change", "other_writes", "section"]
+
+ABLATION_CHANGE = 0.05  # an ablation's change beyond this, on one pair, counts
+CLIP = 4.0  # a pair's ratio is clipped to [1/CLIP, CLIP]: one count of 0 against 3 is not inf
+PLACEBO_SEEDS = ([1, 2], [3, 4])  # the placebo's reference rows, two seeds each
+_HIGHER = {k: h for k, _, h in METRICS}
+
+
+def log_ratio(p: Pair) -> float:
+    """ln(config / reference) of one pair, positive when the config is worse, clipped."""
+    c, d = (p.dt, p.cand) if _HIGHER[p.metric] else (p.cand, p.dt)
+    if c == d:
+        return 0.0
+    r = c / d if d > 0 and c > 0 else (CLIP if c > d else 1 / CLIP)
+    return max(-math.log(CLIP), min(math.log(CLIP), math.log(r)))
+
+
+def mean_change(pairs: Sequence[Pair]) -> float:
+    """The geometric mean over scenarios of each scenario's geometric mean ratio over its
+    metrics, minus one (positive: worse): one number per scenario, so that a scenario's
+    correlated metrics count once."""
+    by: dict[str, list[float]] = {}
+    for p in pairs:
+        by.setdefault(p.scenario, []).append(log_ratio(p))
+    if not by:
+        return float("nan")
+    return math.exp(statistics.fmean(statistics.fmean(v) for v in by.values())) - 1
+
+
+def other_writes(res: dict[str, Any], cfg: str, base: str,
+                 names: Sequence[str]) -> tuple[int, int]:
+    """(runs whose alpha writes differ from ``base``'s, runs where both have a digest)."""
+    differ = both = 0
+    for n in names:
+        for s in set(_seeds(res, n, cfg)) & set(_seeds(res, n, base)):
+            a = res["rows"][row_key(n, s, cfg)].get("writes_sha")
+            b = res["rows"][row_key(n, s, base)].get("writes_sha")
+            if a is not None and b is not None:
+                both += 1
+                differ += a != b
+    return differ, both
+
+
+def _cells(pairs: Sequence[Pair]) -> list[str]:
+    win = sum(p.verdict == "win" for p in pairs)
+    loss = sum(p.verdict == "loss" for p in pairs)
+    better = sum(p.change < -ABLATION_CHANGE for p in pairs)
+    worse = sum(p.change > ABLATION_CHANGE for p in pairs)
+    timed = [p.change for p in pairs if p.metric == "query_timeouts"]
+    return [f"{win} / {loss}", f"{better} / {worse}", _pct(mean_change(pairs)),
+            _pct(statistics.median(timed)) if timed else "-"]
+
+
+def section(res: dict[str, Any]) -> list[str]:
+    """The ablation section of docs/evaluation.md (empty without ablation rows)."""
+    rows = []
+    for cfg in _configs(res, ablations=True):
+        base = base_config(cfg)
+        names = [n for n in sorted(res["scenarios"])
+                 if _seeds(res, n, cfg) and _seeds(res, n, base)]
+        pairs = compare(res, cfg, names, against=base)
+        if not pairs:
+            continue
+        differ, both = other_writes(res, cfg, base, names)
+        top = max(pairs, key=lambda p: abs(p.change))
+        rows.append([f"`{cfg}`", f"`{base}`", len(names),
+                     f"{differ} of {both}" if both else "-", *_cells(pairs),
+                     f"{_pct(top.change)} ({top.metric}, {top.scenario})"])
+    if not rows:
+        return []
+    for half, name in HALVES.items():
+        for seeds in PLACEBO_SEEDS:
+            pairs = placebo_pairs(res, seeds, half)
+            if pairs:
+                rows.append([f"`placebo` ({name} half, seeds {','.join(map(str, seeds))})",
+                             "`dt`", len({p.scenario for p in pairs}), "-", *_cells(pairs),
+                             "-"])
+    return [
+        "## Ablations", "",
+        ("Each parameter changed alone, or one rule removed (`<scheme>-no-<rule>`), against "
+         "the scheme's defaults on the same scenarios and seeds. *Runs that write "
+         "otherwise*: the (scenario, seed) runs whose alpha writes differ from the "
+         "defaults' (the simulation is deterministic, so the difference is the "
+         "parameter's). Then, over (scenario, metric) pairs: better / worse beyond the "
+         f"spread between seeds; better / worse by more than {ABLATION_CHANGE:.0%}; the "
+         "mean change (geometric mean over scenarios of the ratio to the defaults, each "
+         f"clipped to [1/{CLIP:g}, {CLIP:g}]; positive = worse with the ablation, so the "
+         "default's value helps)."), "",
+        ("The last rows are the placebo (DT's policy on another trajectory) against DT on "
+         "the same seeds: a change that means nothing, measured the same way. An ablation "
+         "whose figures lie within the placebo's shows no effect these seeds can resolve, "
+         "whether or not it acts."), "",
+        *_table(["ablation", "against", "scenarios", "runs that write otherwise",
+                 "beyond the spread (better / worse)",
+                 f"by more than {ABLATION_CHANGE:.0%} (better / worse)", "mean change",
+                 "queries timed out (median change)", "largest change"], rows),
+    ]
