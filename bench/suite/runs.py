@@ -120,13 +120,18 @@ def spec(sc: SuiteScenario, cfg: Config, seed: int) -> RunSpec:
 
 
 def _scheme_files(scheme: str) -> list[Path]:
-    """The scheme's module and the scheme modules it imports."""
+    """The scheme's module and the scheme modules it imports, directly or through another."""
     from alphad import schemes
 
-    src = Path(schemes.get(scheme).__code__.co_filename)
-    files = {src}
-    for mod in re.findall(r"from alphad\.schemes\.(\w+) import", src.read_text()):
-        files.add(ALPHAD / "schemes" / f"{mod}.py")
+    todo = [Path(schemes.get(scheme).__code__.co_filename)]
+    files: set[Path] = set()
+    while todo:
+        src = todo.pop()
+        if src in files:
+            continue
+        files.add(src)
+        todo += [ALPHAD / "schemes" / f"{mod}.py"
+                 for mod in re.findall(r"from alphad\.schemes\.(\w+) import", src.read_text())]
     return sorted(files)
 
 

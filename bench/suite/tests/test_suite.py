@@ -12,7 +12,7 @@ from alphad_ns3.run import default_program
 from alphad_ns3.scenario import RunSpec, Scenario
 from alphad_ns3.sweep import execute
 
-from bench.suite import ablations, report
+from bench.suite import ablations, report, runs
 from bench.suite.__main__ import main
 from bench.suite.campaign import (
     GRID,
@@ -89,6 +89,21 @@ def test_configs_parse_and_become_runs() -> None:
 def _m(q: float, short: float, rto: int = 0, tput: float = 1.0, to: float = 0.1) -> dict:  # type: ignore[type-arg]
     return {"qct_ms_p99": q, "query_timeouts": to, "short_slowdown_p99": short,
             "short_rto_flows": rto, "long_tput_vs_dt": tput, "qct_ms_mean": q / 2}
+
+
+def test_a_schemes_code_hash_covers_the_modules_its_modules_import() -> None:
+    import re
+
+    from alphad import schemes
+
+    for name in schemes.known():
+        files = runs._scheme_files(name)
+        for f in files:  # closed under import
+            for mod in re.findall(r"from alphad\.schemes\.(\w+) import", f.read_text()):
+                assert f.with_name(f"{mod}.py") in files, (name, f.name, mod)
+    # auto9 reaches the sliding window only through auto
+    assert "_window.py" in {f.name for f in runs._scheme_files("auto9")}
+    assert "_window.py" not in {f.name for f in runs._scheme_files("dt")}
 
 
 def test_the_expert_keeps_short_and_long_flows() -> None:
