@@ -216,9 +216,17 @@ def _null(res: dict[str, Any]) -> list[str]:
 
 
 def _configs(res: dict[str, Any], ablations: bool = False) -> list[str]:
-    """The configs with rows: the candidates, or (``ablations``) those that set parameters."""
-    names = {k.split("|", 2)[2] for k in res["rows"]}
-    names = {n for n in names - {"dt", "placebo", *GRID} if (base_config(n) != n) == ablations}
+    """The configs with rows: the candidates (a scheme at its defaults, or any config run on
+    the evaluation half), or (``ablations``) those that set parameters."""
+    halves: dict[str, set[str]] = {}
+    for k in res["rows"]:
+        sc, _, cfg = k.split("|", 2)
+        halves.setdefault(cfg, set()).add(res["scenarios"].get(sc, {}).get("half", ""))
+    names = set(halves) - {"dt", "placebo", *GRID}
+    if ablations:
+        names = {n for n in names if base_config(n) != n}
+    else:
+        names = {n for n in names if base_config(n) == n or "eval" in halves[n]}
     return sorted(names, key=lambda n: (n != "abm", n.split("@")[0], parse_config(n).interval_s,
                                         n))
 

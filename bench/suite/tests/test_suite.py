@@ -202,6 +202,11 @@ def test_ablations_are_compared_with_their_defaults() -> None:
     res["rows"][row_key("s00", 1, "auto3-no-reset@100ms")] = {"1s": _m(8, 5, to=0.1)}
     assert report.base_config("auto3-no-reset@100ms") == "auto3@100ms"
     assert report._configs(res) == ["auto@100ms"]
+    # a config run on the evaluation half is a candidate there, and still an ablation
+    res["scenarios"]["s01"] = {"half": "eval"}
+    res["rows"][row_key("s01", 1, "auto[hold=0.5]@100ms")] = {"1s": _m(8, 5, to=0.2)}
+    assert report._configs(res) == ["auto@100ms", "auto[hold=0.5]@100ms"]
+    assert "auto[hold=0.5]@100ms" in report._configs(res, ablations=True)
 
 
 def test_ablations_count_the_runs_that_write_otherwise_and_sit_beside_the_placebo(
