@@ -19,7 +19,6 @@ from typing import Any
 
 from bench.suite.campaign import row_key
 from bench.suite.report import (
-    HALVES,
     METRICS,
     Pair,
     _configs,
@@ -89,8 +88,9 @@ def section(res: dict[str, Any]) -> list[str]:
     rows = []
     for cfg in _configs(res, ablations=True):
         base = base_config(cfg)
-        names = [n for n in sorted(res["scenarios"])
-                 if _seeds(res, n, cfg) and _seeds(res, n, base)]
+        names = [n for n in sorted(res["scenarios"])  # a design tool: the development half
+                 if res["scenarios"][n]["half"] == "dev" and _seeds(res, n, cfg)
+                 and _seeds(res, n, base)]
         pairs = compare(res, cfg, names, against=base)
         if not pairs:
             continue
@@ -101,17 +101,15 @@ def section(res: dict[str, Any]) -> list[str]:
                      f"{_pct(top.change)} ({top.metric}, {top.scenario})"])
     if not rows:
         return []
-    for half, name in HALVES.items():
-        for seeds in PLACEBO_SEEDS:
-            pairs = placebo_pairs(res, seeds, half)
-            if pairs:
-                rows.append([f"`placebo` ({name} half, seeds {','.join(map(str, seeds))})",
-                             "`dt`", len({p.scenario for p in pairs}), "-", *_cells(pairs),
-                             "-"])
+    for seeds in PLACEBO_SEEDS:
+        pairs = placebo_pairs(res, seeds, "dev")
+        if pairs:
+            rows.append([f"`placebo` (seeds {','.join(map(str, seeds))})", "`dt`",
+                         len({p.scenario for p in pairs}), "-", *_cells(pairs), "-"])
     return [
         "## Ablations", "",
         ("Each parameter changed alone, or one rule removed (`<scheme>-no-<rule>`), against "
-         "the scheme's defaults on the same scenarios and seeds. *Runs that write "
+         "the scheme's defaults on the same development scenarios and seeds. *Runs that write "
          "otherwise*: the (scenario, seed) runs whose alpha writes differ from the "
          "defaults' (the simulation is deterministic, so the difference is the "
          "parameter's). Then, over (scenario, metric) pairs: better / worse beyond the "

@@ -234,8 +234,13 @@ def test_ablations_count_the_runs_that_write_otherwise_and_sit_beside_the_placeb
     table = "\n".join(ablations.section(res))
     assert "| `auto[margin=1]@100ms` | `auto@100ms` | 2 | 1 of 4 | 0 / 0 | 0 / 0 | +0% |" in table
     # the placebo's p99 and mean at 11.5 against 10 on seeds 1-2: +15% on two metrics of six
-    assert ("| `placebo` (development half, seeds 1,2) | `dt` | 2 | - | 0 / 4 | 0 / 4 | +5% |"
-            in table)
+    assert "| `placebo` (seeds 1,2) | `dt` | 2 | - | 0 / 4 | 0 / 4 | +5% |" in table
+    # judged on the development half only: an evaluation row changes nothing
+    res["scenarios"]["s02"] = {"half": "eval"}
+    res["rows"][row_key("s02", 1, "auto@100ms")] = {"1s": _m(8, 5), "writes_sha": runs["a"]}
+    res["rows"][row_key("s02", 1, "auto[margin=1]@100ms")] = {"1s": _m(80, 5),
+                                                              "writes_sha": runs["b"]}
+    assert "\n".join(ablations.section(res)) == table
 
 
 def test_a_pairs_ratio_is_clipped_and_reads_higher_is_better_metrics_the_right_way(
