@@ -20,6 +20,7 @@ from typing import Any
 from bench.suite.campaign import row_key
 from bench.suite.report import (
     METRICS,
+    PLACEBO_SEEDS,
     Pair,
     _configs,
     _pct,
@@ -34,7 +35,6 @@ __all__ = ["ABLATION_CHANGE", "mean_change", "other_writes", "section"]
 
 ABLATION_CHANGE = 0.05  # an ablation's change beyond this, on one pair, counts
 CLIP = 4.0  # a pair's ratio is clipped to [1/CLIP, CLIP]: one count of 0 against 3 is not inf
-PLACEBO_SEEDS = ([1, 2], [3, 4], [1, 2, 3, 4])  # the placebo's reference rows
 _HIGHER = {k: h for k, _, h in METRICS}
 
 
