@@ -86,7 +86,7 @@ def bench_compute(n: int, scheme: str, reps: int, lossy: float = 0.0) -> dict:
 
 
 def bench_paired(n: int, reps: int, lossy: float = LOSSY,
-                 configs: tuple[str, ...] = ("dt", "abm", "auto9", "auto11", "auto", "auto4+sp")
+                 configs: tuple[str, ...] = ("dt", "abm", "auto9", "auto", "auto4+sp")
                  ) -> dict:
     """The compute step of several schemes on the same telemetry, one interval of each in
     turn, so that a noisy machine slows all of them alike: medians and ratios to the first.
@@ -191,8 +191,7 @@ def main() -> int:
           "  (drops: share of queues dropping each interval)")
     for n in SIZES:
         for scheme, lossy in (("dt", 0.0), ("abm", 0.0), ("fb", 0.0), ("auto9", 0.0),
-                              ("dt", LOSSY), ("auto9", LOSSY), ("auto11", LOSSY),
-                              ("auto-reference", LOSSY)):
+                              ("dt", LOSSY), ("auto9", LOSSY), ("auto-reference", LOSSY)):
             r = bench_compute(n, scheme, a.reps if n <= 2048 else a.reps // 4, lossy)
             res["compute"].append(r)
             print(f"{n:>7} {scheme:>14} {lossy:>6.0%} {r['median_us']:>18.1f}"
