@@ -156,8 +156,19 @@ def _contrast(e: Estimates, port: np.ndarray, prio: np.ndarray, p: dict[str, flo
     return burst
 
 
+def _footprint(e: Estimates, port: np.ndarray, prio: np.ndarray,
+               p: dict[str, float]) -> np.ndarray:
+    """`auto`'s test with the loss measured against the burst's footprint (peak plus drops)
+    instead of the bytes offered over the interval, which quiet intervals dilute."""
+    idle = e.rate < p["idle_util"]
+    footprint = np.asarray(e.watermark, dtype=float) + e.drop_delta
+    burst = idle & (e.drop_delta > 0) & (e.drop_delta >= p["footprint_frac"] * footprint)
+    util = np.bincount(port, weights=e.rate, minlength=int(port.max()) + 1)
+    return burst & (util[port] < 1.0 - p["idle_util"])  # type: ignore[no-any-return]
+
+
 TESTS: dict[str, BurstTest] = {"auto": _idle_loss, "contrast": _contrast,
-                               "scheduler (auto4)": _scheduler}
+                               "scheduler (auto4)": _scheduler, "footprint": _footprint}
 
 
 @dataclass
@@ -186,7 +197,8 @@ def judge(data: dict[str, Any], sc: SuiteScenario, test: BurstTest, every: int =
     ``ahead``: judge each flag against the next interval's incast classes, when a raise it
     asks for is in effect. ``confirm``: a class counts as flagged only when it was in one of
     the ``confirm`` intervals before too."""
-    p = {"idle_util": 0.1, "burst_frac": 0.02, "sp": float(sc.sched == "sp")}
+    p = {"idle_util": 0.1, "burst_frac": 0.02, "footprint_frac": 0.1,
+         "sp": float(sc.sched == "sp")}
     tally = Tally()
     span = every * float(data.get("interval_s", 0.1))
     for topo, classes, samples in data["switches"].values():
@@ -201,7 +213,7 @@ def judge(data: dict[str, Any], sc: SuiteScenario, test: BurstTest, every: int =
             if e is None or t0 is None:
                 continue
             sub = replace(e, tx_delta=e.tx_delta[managed], drop_delta=e.drop_delta[managed],
-                          rate=e.rate[managed])
+                          rate=e.rate[managed], watermark=np.asarray(e.watermark)[managed])
             hit = test(sub, port, prio, p)
             now = np.array([bool(hit[prio == c].any()) for c in range(classes.n_prio)])
             flags = now

@@ -77,3 +77,16 @@ def test_under_strict_priority_a_queue_behind_busy_higher_classes_is_not_a_burst
     assert sp.tolist() == [False, False, False, True]  # port 1's class 0 is idle
     rr = telemetry.TESTS["scheduler (auto4)"](e, port, prio, p)
     assert rr.tolist() == [False, True, False, True]  # round robin: the test is idle-loss
+
+
+def test_the_footprint_test_is_not_diluted_by_quiet_intervals() -> None:
+    # one idle queue that lost 20 kB at a peak of 60 kB, in 100 ms and in a second
+    port, prio = np.array([0]), np.array([0])
+    p = {"idle_util": 0.1, "burst_frac": 0.02, "footprint_frac": 0.1}
+    for tx in (2e5, 2e6):  # bytes sent in 100 ms, and in the whole second around it
+        e = type("E", (), {})()
+        e.rate, e.tx_delta = np.array([0.01]), np.array([tx])
+        e.drop_delta, e.watermark = np.array([2e4]), np.array([6e4])
+        assert telemetry.TESTS["footprint"](e, port, prio, p).tolist() == [True]
+        share = telemetry.TESTS["auto"](e, port, prio, p).tolist()
+        assert share == [tx < 1e6]  # 9% of 100 ms's bytes, 1% of the second's
