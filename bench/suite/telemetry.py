@@ -116,14 +116,18 @@ def _coarsen(samples: Sequence[Sample], k: int) -> list[Sample]:
 BurstTest = Callable[[Estimates, np.ndarray, np.ndarray, dict[str, float]], np.ndarray]
 
 
+def _idle_lossy(e: Estimates, port: np.ndarray, p: dict[str, float]) -> np.ndarray:
+    """Idle queues that lost something, on a port with idle_util of line rate to spare."""
+    util = np.bincount(port, weights=e.rate, minlength=int(port.max()) + 1)
+    return ((e.rate < p["idle_util"]) & (e.drop_delta > 0)  # type: ignore[no-any-return]
+            & (util[port] < 1.0 - p["idle_util"]))
+
+
 def _idle_loss(e: Estimates, port: np.ndarray, prio: np.ndarray, p: dict[str, float]) -> np.ndarray:
     """`auto`'s test: an idle queue that lost burst_frac of its bytes, on a port with spare
     capacity."""
-    idle = e.rate < p["idle_util"]
     offered = e.tx_delta + e.drop_delta
-    burst = idle & (e.drop_delta > 0) & (e.drop_delta >= p["burst_frac"] * offered)
-    util = np.bincount(port, weights=e.rate, minlength=int(port.max()) + 1)
-    return burst & (util[port] < 1.0 - p["idle_util"])  # type: ignore[no-any-return]
+    return _idle_lossy(e, port, p) & (e.drop_delta >= p["burst_frac"] * offered)  # type: ignore[no-any-return]
 
 
 def _scheduler(e: Estimates, port: np.ndarray, prio: np.ndarray,
@@ -160,11 +164,8 @@ def _footprint(e: Estimates, port: np.ndarray, prio: np.ndarray,
                p: dict[str, float]) -> np.ndarray:
     """`auto`'s test with the loss measured against the burst's footprint (peak plus drops)
     instead of the bytes offered over the interval, which quiet intervals dilute."""
-    idle = e.rate < p["idle_util"]
     footprint = np.asarray(e.watermark, dtype=float) + e.drop_delta
-    burst = idle & (e.drop_delta > 0) & (e.drop_delta >= p["footprint_frac"] * footprint)
-    util = np.bincount(port, weights=e.rate, minlength=int(port.max()) + 1)
-    return burst & (util[port] < 1.0 - p["idle_util"])  # type: ignore[no-any-return]
+    return _idle_lossy(e, port, p) & (e.drop_delta >= p["footprint_frac"] * footprint)  # type: ignore[no-any-return]
 
 
 TESTS: dict[str, BurstTest] = {"auto": _idle_loss, "contrast": _contrast,

@@ -50,6 +50,9 @@ def test_a_recording_replays_into_flags_of_the_incast_class(tmp_path: Path,
     assert once.incast == tally.incast and once.flagged_incast <= tally.flagged_incast
     ahead = telemetry.judge(rec, sc, telemetry.TESTS["auto"], ahead=True)
     assert ahead.flagged_incast + ahead.flagged_other == tally.flagged_incast + tally.flagged_other
+    # the footprint test reads each managed queue's own peak: it flags the incast class too
+    foot = telemetry.judge(rec, sc, telemetry.TESTS["footprint"])
+    assert foot.incast == tally.incast and foot.flagged_incast > 0
 
 
 def test_the_incast_classes_follow_the_phase_plan() -> None:
