@@ -58,6 +58,11 @@ def main(argv: list[str] | None = None) -> int:
                    help="judge each flag against the next interval, when its raise acts")
     b.add_argument("--confirm-s", type=float, default=0.0,
                    help="count a class's flag only if it had one in this many seconds before")
+    f = sub.add_parser("safety", help="the safety rule's false alarms on telemetry recorded "
+                       "under DT")
+    f.add_argument("--half", default="dev", help="dev, eval, all, or scenario names")
+    f.add_argument("--seed", type=int, default=1)
+    f.add_argument("--schemes", default="auto9", help="auto-family schemes, comma-separated")
     a = ap.parse_args(argv)
 
     if a.cmd == "list":
@@ -95,6 +100,19 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         print("\n".join(table(recordings(scenarios, a.seed, log=print), ahead=a.ahead,
                                confirm_s=a.confirm_s)))
+        return 0
+    if a.cmd == "safety":
+        from bench.suite import safety
+        from bench.suite.telemetry import recordings
+
+        try:
+            scenarios = suite(a.half)
+            names = [n for n in a.schemes.split(",") if n]
+            safety.check(names)
+        except ValueError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        print("\n".join(safety.table(recordings(scenarios, a.seed, log=print), names)))
         return 0
     if a.cmd == "trace":
         from bench.suite.trace import trace

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from alphad_ns3.run import default_program
 
-from bench.suite import scenarios, telemetry
+from bench.suite import safety, scenarios, telemetry
 from bench.suite.scenarios import suite
 
 
@@ -53,6 +53,15 @@ def test_a_recording_replays_into_flags_of_the_incast_class(tmp_path: Path,
     # the footprint test reads each managed queue's own peak: it flags the incast class too
     foot = telemetry.judge(rec, sc, telemetry.TESTS["footprint"])
     assert foot.incast == tally.incast and foot.flagged_incast > 0
+    # replayed through auto9: it raises the query class, and each time its safety rule fires
+    # is counted among the decisions made while a class was raised
+    alarms = safety.false_alarms([(sc, rec)], "auto9", 1, after_s=0.0)
+    assert 0 < alarms.raised <= alarms.decisions
+    assert alarms.zero_reference <= alarms.fired <= alarms.raised
+    # a rule that calls any loss at all harm fires on DT's own losses
+    touchy = safety.false_alarms([(sc, rec)], "auto9", 1, after_s=0.0,
+                                 params={"safety": 1e-9, "loss_min": 0.0})
+    assert 0 < touchy.fired <= touchy.raised
 
 
 def test_the_incast_classes_follow_the_phase_plan() -> None:
@@ -93,3 +102,11 @@ def test_the_footprint_test_is_not_diluted_by_quiet_intervals() -> None:
         assert telemetry.TESTS["footprint"](e, port, prio, p).tolist() == [True]
         share = telemetry.TESTS["auto"](e, port, prio, p).tolist()
         assert share == [tx < 1e6]  # 9% of 100 ms's bytes, 1% of the second's
+
+
+def test_the_safety_replay_takes_only_schemes_with_a_safety_rule() -> None:
+    safety.check(["auto9", "auto"])
+    with pytest.raises(ValueError, match="'dt' has no safety rule"):
+        safety.check(["auto9", "dt"])
+    with pytest.raises(ValueError, match="unknown scheme 'nope'"):
+        safety.check(["nope"])
