@@ -86,7 +86,7 @@ def bench_compute(n: int, scheme: str, reps: int, lossy: float = 0.0) -> dict:
 
 
 def bench_paired(n: int, reps: int, lossy: float = LOSSY,
-                 configs: tuple[str, ...] = ("dt", "abm", "auto9", "auto12", "auto", "auto4+sp")
+                 configs: tuple[str, ...] = ("dt", "abm", "auto9", "auto13+sp", "auto14", "auto", "auto4+sp")
                  ) -> dict:
     """The compute step of several schemes on the same telemetry, one interval of each in
     turn, so that a noisy machine slows all of them alike: medians and ratios to the first.
