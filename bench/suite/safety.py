@@ -49,7 +49,8 @@ def check(names: Sequence[str]) -> None:
 def _tripped(sch: Any) -> list[float]:
     """The references of the (class, idle or busy) entries that trip the safety rule now:
     `auto`'s comparison (others' idle loss, anyone's busy loss, over ``safety`` times the
-    reference and at least ``loss_min``)."""
+    reference and at least ``loss_min``), repeated here because the scheme keeps it inside
+    its step; ``false_alarms`` fails where the two disagree."""
     p, raised = sch.p, [k > 0 for k in sch.level]
     return [sch.base[i][c] for i in (0, 1) for c in range(sch.P)
             if sch.loss[i][c] > p["safety"] * sch.base[i][c] and sch.loss[i][c] >= p["loss_min"]
@@ -72,7 +73,11 @@ def false_alarms(recordings: Sequence[tuple[SuiteScenario, dict[str, Any]]], sch
 
             def seen(t: float, sch: Any = sch, fired: list[bool] = fired,
                      backs_off: Any = backs_off) -> bool:
-                fired.append(all(b == 0 for b in _tripped(sch)))
+                refs = _tripped(sch)
+                if not refs:  # the copy of the comparison no longer matches the rule
+                    raise RuntimeError(f"{scheme}: its safety rule fired where `auto`'s "
+                                       "comparison trips nothing")
+                fired.append(all(b == 0 for b in refs))
                 return bool(backs_off(t))
 
             sch._backs_off = seen

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+import random
+from collections.abc import Iterable, Iterator
 
 import numpy as np
 import pytest
@@ -60,6 +62,33 @@ def burst(q: int, size: float = 200_000, dropped: float = 50_000) -> dict:  # ty
     """An incast on idle queue q: 0.5% of line rate (625 kB) sent, ``dropped`` lost at a peak
     of ``size``."""
     return {"util": {q: 0.005}, "drops": {q: dropped}, "peak": {q: size}}
+
+
+def web_and_bursts(seed: int, n: int = 300, web_busy: bool = False) -> Iterator[dict]:  # type: ignore[type-arg]
+    """``n`` random intervals for `two_classes`-shaped switches: the web queues (0, 2) send up
+    to half of line rate, the query queues (1, 3) up to 0.5%, and three intervals in ten
+    a burst hits a query queue (with ``web_busy``, beside web's port-0 queue at 50%)."""
+    rng = random.Random(seed)
+    for _ in range(n):
+        step: dict = {"util": {q: (0.5 if q % 2 == 0 else 0.005) * rng.random()  # type: ignore[type-arg]
+                               for q in range(4)}}
+        if rng.random() < 0.3:
+            step.update(burst(rng.choice([1, 3]), size=rng.choice([100_000.0, 400_000.0]),
+                              dropped=rng.choice([20_000.0, 200_000.0])))
+            if web_busy:
+                step["util"][0] = 0.5
+        yield step
+
+
+def decide_alike(a: Switch, b: Switch, steps: Iterable[dict]) -> int:  # type: ignore[type-arg]
+    """Feed both switches the same intervals and assert they write the same alphas; returns
+    how many intervals raised some queue above its operator's alpha."""
+    raised = 0
+    for step in steps:
+        out = a.step(**step)
+        np.testing.assert_array_equal(out, b.step(**step))
+        raised += bool((out > a.cl.alpha_q()).any())
+    return raised
 
 
 def two_classes(**params):  # type: ignore[no-untyped-def]

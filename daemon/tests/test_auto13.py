@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
-from test_auto import Switch, burst
+import pytest
+import test_auto
+from test_auto import decide_alike, web_and_bursts
 
 
 def two_classes(scheme: str = "auto13", **params):  # type: ignore[no-untyped-def]
-    # queues 0, 2: class "web" (port 0 and 1, queue 0); 1, 3: class "query"
-    return Switch([("web", [0], 0.5, None), ("query", [1], 0.5, None)], scheme=scheme,
-                  **params)
+    return test_auto.two_classes(scheme=scheme, **params)
 
 
 def test_a_queue_behind_busy_strict_priority_queues_is_starved_not_burst() -> None:
@@ -28,17 +26,9 @@ def test_a_queue_behind_busy_strict_priority_queues_is_starved_not_burst() -> No
 
 
 def test_without_strict_priority_it_decides_as_auto9() -> None:
-    rng = random.Random(13)
     a, b = two_classes(hold=0.3), two_classes("auto9", hold=0.3)
-    raised = 0
-    for _ in range(300):
-        step: dict = {"util": {q: (0.5 if q % 2 == 0 else 0.005) * rng.random()  # type: ignore[type-arg]
-                               for q in range(4)}}
-        if rng.random() < 0.3:
-            step.update(burst(rng.choice([1, 3]), size=rng.choice([100_000.0, 400_000.0]),
-                              dropped=rng.choice([20_000.0, 200_000.0])))
-            step["util"][0] = 0.5  # the web class busy beside the burst
-        out = a.step(**step)
-        np.testing.assert_array_equal(out, b.step(**step))
-        raised += bool((out[[1, 3]] > 0.5).any())
-    assert raised > 50  # the traffic raises
+    assert decide_alike(a, b, web_and_bursts(13, web_busy=True)) > 50  # the traffic raises
+    # the same traffic under strict priority (web first) is decided otherwise
+    sp = two_classes(hold=0.3, strict=(0, 1))
+    with pytest.raises(AssertionError):
+        decide_alike(sp, two_classes("auto9", hold=0.3), web_and_bursts(13, web_busy=True))

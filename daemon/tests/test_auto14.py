@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
-from test_auto import Switch, burst
+import test_auto
+from test_auto import burst, decide_alike, web_and_bursts
 
 
 def two_classes(scheme: str = "auto14", **params):  # type: ignore[no-untyped-def]
-    # queues 0, 2: class "web" (port 0 and 1, queue 0); 1, 3: class "query"
-    return Switch([("web", [0], 0.5, None), ("query", [1], 0.5, None)], scheme=scheme,
-                  **params)
+    return test_auto.two_classes(scheme=scheme, **params)
 
 
 def test_no_raise_before_dt_has_run_for_hold() -> None:
@@ -34,18 +31,7 @@ def test_a_fallback_starts_the_wait_again() -> None:
 
 
 def test_after_the_wait_it_decides_as_auto9() -> None:
-    rng = random.Random(14)
     a, b = two_classes(hold=0.3), two_classes("auto9", hold=0.3)
     for _ in range(3):  # both run DT for hold first
         np.testing.assert_array_equal(a.step(util={0: 0.5}), b.step(util={0: 0.5}))
-    raised = 0
-    for _ in range(300):
-        step: dict = {"util": {q: (0.5 if q % 2 == 0 else 0.005) * rng.random()  # type: ignore[type-arg]
-                               for q in range(4)}}
-        if rng.random() < 0.3:
-            step.update(burst(rng.choice([1, 3]), size=rng.choice([100_000.0, 400_000.0]),
-                              dropped=rng.choice([20_000.0, 200_000.0])))
-        out = a.step(**step)
-        np.testing.assert_array_equal(out, b.step(**step))
-        raised += bool((out[[1, 3]] > 0.5).any())
-    assert raised > 50
+    assert decide_alike(a, b, web_and_bursts(14)) > 50  # the traffic raises
