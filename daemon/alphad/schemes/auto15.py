@@ -1,0 +1,59 @@
+"""A candidate for the default: `auto14` whose safety rule weighs all the other traffic at once.
+
+`auto14`'s rules (raise on idle queues only once DT has run for ``hold``, decay, safety,
+fallback; :mod:`alphad.schemes.auto`, :mod:`alphad.schemes.auto9`,
+:mod:`alphad.schemes.auto14`) with one change to the safety rule: a class over ``safety``
+times its reference is harm only when the traffic it belongs to is too. The classes'
+loss fractions, on the idle queues of the classes not raised and on every class's busy
+queues, are averaged with the bytes each class offers this interval as weights, once for
+the current averages and once for the references; harm is the first over ``safety`` times
+the second (and at least ``loss_min``). One comparison per kind of queue instead of one per
+class, so noise in one small class no longer ends every raise. Same parameters as `auto9`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from alphad.estimate import Estimates
+from alphad.schemes._base import SchemeContext, numeric_params, register
+from alphad.schemes.auto import MIN_BYTES, POSITIVE
+from alphad.schemes.auto9 import DEFAULTS
+from alphad.schemes.auto14 import Auto14
+
+
+class Auto15(Auto14):
+    """`auto14` whose harm is judged on the byte-weighted loss of the other traffic."""
+
+    name = "auto15"
+
+    def _over(self, weight: np.ndarray, loss: list[float], base: list[float]) -> bool:
+        """Whether the loss fraction weighted by ``weight`` (bytes per class) is over
+        ``safety`` times the reference weighted alike, and at least ``loss_min``."""
+        total = float(weight.sum())
+        if total < MIN_BYTES:  # too little offered to tell
+            return False
+        now = float(weight @ np.asarray(loss)) / total
+        ref = float(weight @ np.asarray(base)) / total
+        return now > self.p["safety"] * ref and now >= self.p["loss_min"]
+
+    def _backs_off(self, t: float) -> bool:
+        offered = self._offered[self.idx]
+        idle = self._idle
+        w_idle = np.bincount(self.cls[idle], weights=offered[idle], minlength=self.P)
+        w_busy = np.bincount(self.cls[~idle], weights=offered[~idle], minlength=self.P)
+        w_idle[np.asarray(self.level) > 0] = 0.0  # only the classes not raised, on idle queues
+        return (self._over(w_idle, self.loss[0], self.base[0])
+                or self._over(w_busy, self.loss[1], self.base[1]))
+
+    def __call__(self, est: Estimates) -> np.ndarray:
+        self._offered = est.tx_delta + est.drop_delta  # bytes offered per queue (tx + drop)
+        return super().__call__(est)
+
+
+@register("auto15")
+def make(ctx: SchemeContext, params: Mapping[str, Any]) -> Auto15:
+    return Auto15(ctx, numeric_params("auto15", params, DEFAULTS, positive=POSITIVE))
