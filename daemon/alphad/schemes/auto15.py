@@ -5,9 +5,9 @@ fallback; :mod:`alphad.schemes.auto`, :mod:`alphad.schemes.auto9`,
 :mod:`alphad.schemes.auto14`) with one change to the safety rule: a class over ``safety``
 times its reference is harm only when the traffic it belongs to is too. The classes'
 loss fractions, on the idle queues of the classes not raised and on every class's busy
-queues, are averaged with the bytes each class offers this interval as weights, once for
-the current averages and once for the references; harm is the first over ``safety`` times
-the second (and at least ``loss_min``). One comparison per kind of queue instead of one per
+queues, are averaged with the bytes each class offered there (averaged over ``hold`` as the
+losses are) as weights, once for the current averages and once for the references; harm is
+the first over ``safety`` times the second (and at least ``loss_min``). One comparison per kind of queue instead of one per
 class, so noise in one small class no longer ends every raise. Same parameters as `auto9`.
 """
 
@@ -40,17 +40,22 @@ class Auto15(Auto14):
         ref = float(weight @ np.asarray(base)) / total
         return now > self.p["safety"] * ref and now >= self.p["loss_min"]
 
+    def reset_state(self) -> None:
+        super().reset_state()
+        self.offered = np.zeros((2, self.P))  # bytes per class on idle, busy queues (EWMA, hold)
+
     def _backs_off(self, t: float) -> bool:
-        offered = self._offered[self.idx]
-        idle = self._idle
-        w_idle = np.bincount(self.cls[idle], weights=offered[idle], minlength=self.P)
-        w_busy = np.bincount(self.cls[~idle], weights=offered[~idle], minlength=self.P)
+        w_idle = self.offered[0].copy()
         w_idle[np.asarray(self.level) > 0] = 0.0  # only the classes not raised, on idle queues
         return (self._over(w_idle, self.loss[0], self.base[0])
-                or self._over(w_busy, self.loss[1], self.base[1]))
+                or self._over(self.offered[1], self.loss[1], self.base[1]))
 
     def __call__(self, est: Estimates) -> np.ndarray:
-        self._offered = est.tx_delta + est.drop_delta  # bytes offered per queue (tx + drop)
+        o = (est.tx_delta + est.drop_delta)[self.idx]  # bytes offered (tx + drop)
+        idle = est.rate[self.idx] < self.p["idle_util"]  # as `auto` tells idle queues
+        now = np.stack([np.bincount(self.cls, weights=np.where(idle, o, 0.0), minlength=self.P),
+                        np.bincount(self.cls, weights=np.where(idle, 0.0, o), minlength=self.P)])
+        self.offered += min(est.dt / self.hold, 1.0) * (now - self.offered)
         return super().__call__(est)
 
 
