@@ -7,8 +7,9 @@ times its reference is harm only when the traffic it belongs to is too. The clas
 loss fractions, on the idle queues of the classes not raised and on every class's busy
 queues, are averaged with the bytes each class offered there (averaged over ``hold`` as the
 losses are) as weights, once for the current averages and once for the references; harm is
-the first over ``safety`` times the second (and at least ``loss_min``). One comparison per kind of queue instead of one per
-class, so noise in one small class no longer ends every raise. Same parameters as `auto9`.
+the first over ``safety`` times the second (and at least ``loss_min``). One comparison per
+kind of queue instead of one per class, so noise in one small class no longer ends every
+raise. Same parameters as `auto9`.
 """
 
 from __future__ import annotations
