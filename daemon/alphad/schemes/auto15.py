@@ -43,20 +43,24 @@ class Auto15(Auto14):
 
     def reset_state(self) -> None:
         super().reset_state()
-        self.offered = np.zeros((2, self.P))  # bytes per class on idle, busy queues (EWMA, hold)
+        self.offered = np.zeros(2 * self.P)  # bytes per class on idle, then busy queues
+        # (EWMA over hold)
 
     def _backs_off(self, t: float) -> bool:
-        w_idle = self.offered[0].copy()
+        P = self.P
+        w_idle = self.offered[:P].copy()
         w_idle[np.asarray(self.level) > 0] = 0.0  # only the classes not raised, on idle queues
         return (self._over(w_idle, self.loss[0], self.base[0])
-                or self._over(self.offered[1], self.loss[1], self.base[1]))
+                or self._over(self.offered[P:], self.loss[1], self.base[1]))
 
     def __call__(self, est: Estimates) -> np.ndarray:
-        o = (est.tx_delta + est.drop_delta)[self.idx]  # bytes offered (tx + drop)
-        idle = est.rate[self.idx] < self.p["idle_util"]  # as `auto` tells idle queues
-        now = np.stack([np.bincount(self.cls, weights=np.where(idle, o, 0.0), minlength=self.P),
-                        np.bincount(self.cls, weights=np.where(idle, 0.0, o), minlength=self.P)])
-        self.offered += min(est.dt / self.hold, 1.0) * (now - self.offered)
+        i = self.idx
+        busy = est.rate[i] >= self.p["idle_util"]  # as `auto` tells idle queues
+        now = np.bincount(self.cls + self.P * busy, weights=est.tx_delta[i] + est.drop_delta[i],
+                          minlength=2 * self.P)  # bytes offered (tx + drop)
+        now -= self.offered
+        now *= min(est.dt / self.hold, 1.0)
+        self.offered += now
         return super().__call__(est)
 
 
