@@ -62,14 +62,6 @@ def test_a_recording_replays_into_flags_of_the_incast_class(tmp_path: Path,
     touchy = safety.false_alarms([(sc, rec)], "auto9", 1, after_s=0.0,
                                  params={"safety": 1e-9, "loss_min": 0.0})
     assert 0 < touchy.fired <= touchy.raised
-    # auto15 weighs the tripped classes first: a firing counts only where it backs off
-    # (hold short enough for its wait for a reference to end within the recording)
-    weighed = safety.false_alarms([(sc, rec)], "auto15", 1, after_s=0.0,
-                                  params={"safety": 1e-9, "loss_min": 0.0, "hold": 0.2})
-    assert 0 < weighed.fired <= weighed.raised
-    lenient = safety.false_alarms([(sc, rec)], "auto15", 1, after_s=0.0,
-                                  params={"safety": 1e9, "hold": 0.2})
-    assert lenient.fired == 0 < lenient.raised
 
 
 def test_the_incast_classes_follow_the_phase_plan() -> None:
