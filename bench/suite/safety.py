@@ -77,10 +77,8 @@ def false_alarms(recordings: Sequence[tuple[SuiteScenario, dict[str, Any]]], sch
                 if not refs:  # the copy of the comparison no longer matches the rule
                     raise RuntimeError(f"{scheme}: its safety rule fired where `auto`'s "
                                        "comparison trips nothing")
-                harm = bool(backs_off(t))
-                if harm:  # a scheme may weigh the tripped entries before it backs off
-                    fired.append(all(b == 0 for b in refs))
-                return harm
+                fired.append(all(b == 0 for b in refs))
+                return bool(backs_off(t))
 
             sch._backs_off = seen
             est = Estimator(topo, classes)
