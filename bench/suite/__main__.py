@@ -4,6 +4,7 @@
     python -m bench.suite run --half dev --configs abm,auto@100ms,auto@1s --statics
     python -m bench.suite report                     # docs/evaluation.md and its plots
     python -m bench.suite trace s24 auto@100ms       # the alphas a controller wrote in a run
+    python -m bench.suite power --half s21 --scheme auto9   # its safety rule against real harm
 
 ``run`` always runs DT (every metric is paired with it). ``--scheduler tcp://host:8786``
 sends the runs to a Dask cluster whose workers share the cache directory
@@ -17,6 +18,7 @@ import os
 import sys
 from pathlib import Path
 
+from bench.suite.runs import parse_config
 from bench.suite.scenarios import DISTRIBUTION, suite
 
 REPO = Path(__file__).resolve().parents[2]
@@ -63,6 +65,12 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--half", default="dev", help="dev, eval, all, or scenario names")
     f.add_argument("--seed", type=int, default=1)
     f.add_argument("--schemes", default="auto9", help="auto-family schemes, comma-separated")
+    w = sub.add_parser("power", help="the safety rule against the harm a scheme's raises did "
+                       "(its run, DT's and the placebo's telemetry, replayed in step)")
+    w.add_argument("--half", default="dev", help="dev, eval, all, or scenario names")
+    w.add_argument("--seed", type=int, default=1)
+    w.add_argument("--scheme", default="auto9", help="an `auto`-family scheme")
+    w.add_argument("--interval", default="100ms", help="the run's interval: 100ms or 1s")
     a = ap.parse_args(argv)
 
     if a.cmd == "list":
@@ -72,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if a.cmd == "run":
         from bench.suite.campaign import Campaign
-        from bench.suite.runs import cache_dir, parse_config
+        from bench.suite.runs import cache_dir
 
         try:
             scenarios = suite(a.half)
@@ -113,6 +121,23 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {e}", file=sys.stderr)
             return 2
         print("\n".join(safety.table(recordings(scenarios, a.seed, log=print), names)))
+        return 0
+    if a.cmd == "power":
+        from bench.suite import power, safety
+        from bench.suite.telemetry import recordings
+
+        try:
+            scenarios = suite(a.half)
+            safety.check([a.scheme])
+            parse_config(f"{a.scheme}@{a.interval}")
+        except ValueError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        runs = recordings(scenarios, a.seed, log=print, config=a.scheme, interval=a.interval)
+        dts = recordings(scenarios, a.seed, log=print)
+        pls = recordings(scenarios, a.seed, log=print, config="placebo")
+        print("\n".join(power.table([(sc, r, d, p) for (sc, r), (_, d), (_, p)
+                                     in zip(runs, dts, pls)], a.scheme)))
         return 0
     if a.cmd == "trace":
         from bench.suite.trace import trace

@@ -31,7 +31,7 @@ from alphad_ns3.scenario import RunSpec
 
 from bench.suite.scenarios import SuiteScenario
 
-__all__ = ["RUN_TIMEOUT_S", "Config", "cache_dir", "parse_config", "program_snapshot", "spec"]
+__all__ = ["PLACEBO_EPS", "QUANTIZE", "RUN_TIMEOUT_S", "Config", "cache_dir", "parse_config", "program_snapshot", "spec"]
 
 REPO = Path(__file__).resolve().parents[2]
 ALPHAD = REPO / "daemon" / "alphad"

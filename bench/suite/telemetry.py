@@ -29,6 +29,8 @@ from alphad_ns3.run import default_program
 from alphad_ns3.scenario import alphad_config
 
 from bench.suite.runs import (
+    PLACEBO_EPS,
+    QUANTIZE,
     RUN_TIMEOUT_S,
     cache_dir,
     parse_config,
@@ -55,14 +57,21 @@ class _Recorder:
 
 
 def record(sc: SuiteScenario, seed: int, path: Path, interval: str = "100ms",
-           program: Path | None = None) -> Path:
-    """Run ``sc`` under DT with the daemon co-simulated every ``interval``; pickle each
-    switch's topology, classes and samples to ``path``."""
+           program: Path | None = None, config: str = "dt") -> Path:
+    """Run ``sc`` with the daemon co-simulated every ``interval``; pickle each switch's
+    topology, classes and samples to ``path``. ``config``: ``dt`` (the operator's alphas,
+    nothing written), ``placebo`` (the placebo's alphas, nothing written) or a scheme whose
+    writes reach the traffic."""
     from alphad.backends.sim import CosimSession, cosimulate
     from alphad.controller import Controller
 
-    run_cfg = parse_config(f"dt@{interval}")
+    if config == "placebo":
+        sc = replace(sc, alphas=tuple(a * (1 + PLACEBO_EPS) for a in sc.alphas))
+    run_cfg = parse_config(f"{'dt' if config == 'placebo' else config}@{interval}")
     s = spec(sc, run_cfg, seed)
+    if config == "placebo":  # the daemon takes the placebo's alphas as they are, not as 2^k
+        s = s.model_copy(update={"alphad": {**(s.alphad or {}), "quantize": {
+            **QUANTIZE, "mode": "continuous", "hysteresis": 0.0}}})
     prog = program or default_program()
     with tempfile.TemporaryDirectory() as tmp:
         argv = s.argv(prog, Path(tmp))
@@ -75,7 +84,7 @@ def record(sc: SuiteScenario, seed: int, path: Path, interval: str = "100ms",
     data = {n: (r.ctrl.topo, r.ctrl.classes, r.samples) for n, r in recs.items()}
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(pickle.dumps({"scenario": sc.name, "seed": seed, "interval": interval,
-                                   "interval_s": run_cfg.interval_s,
+                                   "interval_s": run_cfg.interval_s, "config": config,
                                    "switches": data}))
     return path
 
@@ -236,20 +245,23 @@ def judge(data: dict[str, Any], sc: SuiteScenario, test: BurstTest, every: int =
 
 
 def recordings(scenarios: Sequence[SuiteScenario], seed: int,
-               log: Callable[[str], None] = print) -> list[tuple[SuiteScenario, dict[str, Any]]]:
-    """Each scenario's recording at 100 ms, from the cache (``telemetry/`` beside the runs,
-    keyed by the program's snapshot) or recorded now."""
+               log: Callable[[str], None] = print, config: str = "dt",
+               interval: str = "100ms") -> list[tuple[SuiteScenario, dict[str, Any]]]:
+    """Each scenario's recording under ``config`` (see ``record``) every ``interval``, from
+    the cache (``telemetry/`` beside the runs, keyed by the program's snapshot) or recorded
+    now."""
     cache = cache_dir()
     program, sim = program_snapshot(cache)
+    tag = interval if config == "dt" else f"{config}-{interval}"
     out = []
     for sc in scenarios:
-        path = cache / "telemetry" / f"sim-{sim}" / f"{sc.name}-{seed}-100ms.pkl"
+        path = cache / "telemetry" / f"sim-{sim}" / f"{sc.name}-{seed}-{tag}.pkl"
         if not path.exists():
             t0 = time.time()
             tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            record(sc, seed, tmp, program=program)
+            record(sc, seed, tmp, interval=interval, program=program, config=config)
             tmp.replace(path)
-            log(f"recorded {sc.name} seed {seed} in {time.time() - t0:.0f} s")
+            log(f"recorded {sc.name} seed {seed} under {config} in {time.time() - t0:.0f} s")
         out.append((sc, pickle.loads(path.read_bytes())))
     return out
 

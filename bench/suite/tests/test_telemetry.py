@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from alphad_ns3.run import default_program
 
-from bench.suite import safety, scenarios, telemetry
+from bench.suite import power, safety, scenarios, telemetry
 from bench.suite.scenarios import suite
 
 
@@ -110,3 +110,40 @@ def test_the_safety_replay_takes_only_schemes_with_a_safety_rule() -> None:
         safety.check(["auto9", "dt"])
     with pytest.raises(ValueError, match="unknown scheme 'nope'"):
         safety.check(["nope"])
+
+
+def test_the_safety_rule_is_judged_against_harm_on_three_recordings_in_step(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    if not default_program().is_file():
+        pytest.fail(f"{default_program()} is missing: build it with `make ns3`")
+    monkeypatch.setattr(scenarios, "GEN_S", 0.6)
+    sc = _tiny()
+    rec = {c: pickle.loads(telemetry.record(sc, 1, tmp_path / f"{c}.pkl", config=c).read_bytes())
+           for c in ("auto9", "dt", "placebo")}
+    dt_s, pl_s = rec["dt"]["switches"]["leaf0"][2], rec["placebo"]["switches"]["leaf0"][2]
+    assert pl_s[0].alpha[0] == pytest.approx(1.0001)  # the placebo's alphas, not 2^k
+    assert dt_s[0].alpha[0] == 1.0
+    w = power.power(rec["auto9"], rec["dt"], rec["placebo"], "auto9", after_s=0.0)
+    assert w.raised > 0  # the queries raise class 1 in the run
+    assert w.harm <= w.raised and w.noise <= w.raised and w.fired <= w.raised
+    assert w.fired_harm <= min(w.fired, w.harm)
+    # DT against itself: no harm and no noise, whatever the rule does
+    same = power.power(rec["auto9"], rec["auto9"], rec["auto9"], "auto9", after_s=0.0)
+    assert same.raised == w.raised and same.harm == same.noise == 0
+    # a run that auto9 did not write cannot be replayed as auto9's
+    with pytest.raises(ValueError, match="writes other alphas than the run"):
+        power.power(rec["dt"], rec["dt"], rec["placebo"], "auto9", after_s=0.0)
+
+
+def test_the_harm_test_is_the_safety_rules_comparison() -> None:
+    p = {"safety": 2.0, "loss_min": 0.001}
+    ref = [[0.01, 0.01], [0.01, 0.01]]  # idle, busy loss per class
+    assert not power.worse(ref, ref, [False, False], p)
+    assert power.worse([[0.03, 0.01], [0.01, 0.01]], ref, [False, False], p)
+    # a raised class's own idle queues are expected to lose less, not judged
+    assert not power.worse([[0.03, 0.01], [0.01, 0.01]], ref, [True, False], p)
+    # anyone's busy queues are
+    assert power.worse([[0.01, 0.01], [0.03, 0.01]], ref, [True, False], p)
+    # below loss_min nothing is harm
+    assert not power.worse([[0.0009, 0.0], [0.0, 0.0]], [[0.0, 0.0], [0.0, 0.0]],
+                           [False, False], p)
