@@ -15,13 +15,15 @@ makes while a class is raised:
   before the raise).
 
 Harm well above noise means the raises cost the other classes something a rule could find;
-the rule has power where it fires more often on harm than without it.
+the rule has power where it fires more often on harm than without it. The AUC of the
+rule's statistic (its largest loss over reference) says whether any ``safety`` would.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -46,10 +48,22 @@ class Power:
     noise: int = 0
     fired: int = 0
     fired_harm: int = 0  # fired where there was harm
+    scores: list[tuple[float, bool]] = field(default_factory=list)  # (the rule's ratio, harm)
 
     def add(self, o: Power) -> None:
-        for f in ("raised", "harm", "noise", "fired", "fired_harm"):
+        for f in ("raised", "harm", "noise", "fired", "fired_harm", "scores"):
             setattr(self, f, getattr(self, f) + getattr(o, f))
+
+    def auc(self) -> float:
+        """The chance that a decision with harm has a higher ``ratio`` than one without (ties
+        count half): 0.5 where the rule's statistic cannot tell them apart, at any
+        ``safety``; nan without both kinds."""
+        yes = np.array([r for r, h in self.scores if h])
+        no = np.array([r for r, h in self.scores if not h])
+        if not len(yes) or not len(no):
+            return math.nan
+        above = (yes[:, None] > no[None, :]).sum() + 0.5 * (yes[:, None] == no[None, :]).sum()
+        return float(above / (len(yes) * len(no)))
 
 
 def worse(loss: list[list[float]], ref: list[list[float]], raised: Sequence[bool],
@@ -60,6 +74,19 @@ def worse(loss: list[list[float]], ref: list[list[float]], raised: Sequence[bool
     over = [[lo > p["safety"] * ba and lo >= p["loss_min"] for lo, ba in zip(lr, br)]
             for lr, br in zip(loss, ref)]
     return any(o and not r for o, r in zip(over[0], raised)) or any(over[1])
+
+
+def ratio(loss: list[list[float]], ref: list[list[float]], raised: Sequence[bool],
+          p: dict[str, float]) -> float:
+    """The statistic the safety rule compares with ``safety``: the largest loss over its
+    reference among the entries ``worse`` reads that lost at least ``loss_min`` (inf over a
+    zero reference, 0 where none did)."""
+    out = 0.0
+    for i, (lr, br) in enumerate(zip(loss, ref)):
+        for c, (lo, ba) in enumerate(zip(lr, br)):
+            if lo >= p["loss_min"] and (i == 1 or not raised[c]):
+                out = max(out, lo / ba if ba > 0 else math.inf)
+    return out
 
 
 def _same(wrote: np.ndarray, held: np.ndarray, classes: Any) -> bool:
@@ -120,6 +147,7 @@ def power(run: dict[str, Any], dt: dict[str, Any], placebo: dict[str, Any], sche
             out.noise += worse(schs[2].loss, schs[1].loss, raised, p)
             out.fired += len(fired) > k
             out.fired_harm += harm and len(fired) > k
+            out.scores.append((ratio(run_sch.loss, run_sch.base, raised, p), harm))
     return out
 
 
@@ -134,7 +162,7 @@ def table(triples: Sequence[tuple[SuiteScenario, dict[str, Any], dict[str, Any],
     while a class was raised, the shares with harm, with noise and with the rule firing, and
     the rule's firing rate where there was harm and where there was none."""
     rows = [("| scenario | with a raise on | harm | noise | safety fired | fired on harm | "
-             "fired without harm |"), "|---|---|---|---|---|---|---|"]
+             "fired without harm | AUC |"), "|---|---|---|---|---|---|---|---|"]
     total = Power()
     for sc, run, dt, pl in triples:
         w = power(run, dt, pl, scheme)
@@ -148,4 +176,4 @@ def _row(name: str, w: Power) -> str:
     return (f"| {name} | {w.raised} | {_share(w.harm, w.raised)} | "
             f"{_share(w.noise, w.raised)} | {_share(w.fired, w.raised)} | "
             f"{_share(w.fired_harm, w.harm)} | "
-            f"{_share(w.fired - w.fired_harm, w.raised - w.harm)} |")
+            f"{_share(w.fired - w.fired_harm, w.raised - w.harm)} | {w.auc():.2f} |")

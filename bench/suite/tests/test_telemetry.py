@@ -127,6 +127,10 @@ def test_the_safety_rule_is_judged_against_harm_on_three_recordings_in_step(
     assert w.raised > 0  # the queries raise class 1 in the run
     assert w.harm <= w.raised and w.noise <= w.raised and w.fired <= w.raised
     assert w.fired_harm <= min(w.fired, w.harm)
+    # the rule fires exactly where its statistic is above `safety` (auto9's 2)
+    assert len(w.scores) == w.raised
+    assert w.fired == sum(r > 2.0 for r, _ in w.scores)
+    assert 0.0 <= w.auc() <= 1.0 or w.harm in (0, w.raised)
     # DT against itself: no harm and no noise, whatever the rule does
     same = power.power(rec["auto9"], rec["auto9"], rec["auto9"], "auto9", after_s=0.0)
     assert same.raised == w.raised and same.harm == same.noise == 0
@@ -144,6 +148,12 @@ def test_the_harm_test_is_the_safety_rules_comparison() -> None:
     assert not power.worse([[0.03, 0.01], [0.01, 0.01]], ref, [True, False], p)
     # anyone's busy queues are
     assert power.worse([[0.01, 0.01], [0.03, 0.01]], ref, [True, False], p)
+    assert power.ratio([[0.03, 0.01], [0.01, 0.02]], ref, [False, False], p) == 3.0
+    assert power.ratio([[0.03, 0.01], [0.01, 0.02]], ref, [True, False], p) == 2.0
+    assert power.ratio([[0.0, 0.01], [0.0, 0.0]], [[0.0, 0.0], [0.0, 0.0]],
+                       [False, False], p) == float("inf")
+    both = power.Power(scores=[(3.0, True), (1.0, False), (2.0, True), (2.0, False)])
+    assert both.auc() == 0.875  # 3 > 1, 3 > 2, 2 > 1, and 2 = 2 counts half
     # below loss_min nothing is harm
     assert not power.worse([[0.0009, 0.0], [0.0, 0.0]], [[0.0, 0.0], [0.0, 0.0]],
                            [False, False], p)
