@@ -2,7 +2,8 @@
 it as classifiers against what the scenario put on each class.
 
 ``record`` runs a scenario with the daemon co-simulated at the operator's alphas (scheme
-``dt``: nothing is written) and keeps every switch's samples. ``judge`` replays them through
+``dt``: nothing is written; or the placebo, or a scheme that writes, for ``power``) and
+keeps every switch's samples. ``judge`` replays them through
 the daemon's estimator, at the recorded interval or coarser (counters are cumulative and
 watermarks are peaks, so ten 100 ms samples make one 1 s sample exactly), and counts the
 (switch, class, interval) triples a burst test flags, apart for the classes that carry
