@@ -31,10 +31,11 @@ from alphad import schemes
 from alphad.estimate import Estimator
 from alphad.quantize import Quantizer
 
+from bench.suite.safety import tripped
 from bench.suite.scenarios import SuiteScenario
 from bench.suite.telemetry import _coarsen
 
-__all__ = ["Power", "power", "table"]
+__all__ = ["Power", "power", "ratio", "table"]
 
 SAMPLE_DT_S = 0.01  # s: samples of the three recordings that pair are this close in time
 
@@ -66,21 +67,11 @@ class Power:
         return float(above / (len(yes) * len(no)))
 
 
-def worse(loss: list[list[float]], ref: list[list[float]], raised: Sequence[bool],
-          p: dict[str, float]) -> bool:
-    """The safety rule's test of ``loss`` against ``ref`` (`auto`'s comparison): a class that
-    is not raised loses ``safety`` times ``ref`` on its idle queues, or any class does on its
-    busy queues, and at least ``loss_min``."""
-    over = [[lo > p["safety"] * ba and lo >= p["loss_min"] for lo, ba in zip(lr, br)]
-            for lr, br in zip(loss, ref)]
-    return any(o and not r for o, r in zip(over[0], raised)) or any(over[1])
-
-
 def ratio(loss: list[list[float]], ref: list[list[float]], raised: Sequence[bool],
           p: dict[str, float]) -> float:
     """The statistic the safety rule compares with ``safety``: the largest loss over its
-    reference among the entries ``worse`` reads that lost at least ``loss_min`` (inf over a
-    zero reference, 0 where none did)."""
+    reference among the entries ``safety.tripped`` reads that lost at least ``loss_min``
+    (inf over a zero reference, 0 where none did)."""
     out = 0.0
     for i, (lr, br) in enumerate(zip(loss, ref)):
         for c, (lo, ba) in enumerate(zip(lr, br)):
@@ -115,12 +106,12 @@ def power(run: dict[str, Any], dt: dict[str, Any], placebo: dict[str, Any], sche
         n = min(len(x) for x in steps)
         schs = [_make(scheme, topo, classes, interval, params) for _ in steps]
         ests = [Estimator(topo, classes) for _ in steps]
-        fired: list[bool] = []
+        fired: list[float] = []  # when the run's rule fired
         run_sch = schs[0]
         backs_off = run_sch._backs_off
 
-        def seen(t: float, fired: list[bool] = fired, backs_off: Any = backs_off) -> bool:
-            fired.append(True)
+        def seen(t: float, fired: list[float] = fired, backs_off: Any = backs_off) -> bool:
+            fired.append(t)
             return bool(backs_off(t))
 
         run_sch._backs_off = seen
@@ -141,10 +132,10 @@ def power(run: dict[str, Any], dt: dict[str, Any], placebo: dict[str, Any], sche
             if now[0].t <= after_s or not any(raised):
                 continue
             p = run_sch.p
-            harm = worse(run_sch.loss, schs[1].loss, raised, p)
+            harm = bool(tripped(run_sch.loss, schs[1].loss, raised, p))
             out.raised += 1
             out.harm += harm
-            out.noise += worse(schs[2].loss, schs[1].loss, raised, p)
+            out.noise += bool(tripped(schs[2].loss, schs[1].loss, raised, p))
             out.fired += len(fired) > k
             out.fired_harm += harm and len(fired) > k
             out.scores.append((ratio(run_sch.loss, run_sch.base, raised, p), harm))

@@ -46,15 +46,20 @@ def check(names: Sequence[str]) -> None:
             raise ValueError(f"--schemes: {n!r} has no safety rule (not an `auto` scheme)")
 
 
+def tripped(loss: Sequence[Sequence[float]], ref: Sequence[Sequence[float]],
+            raised: Sequence[bool], p: dict[str, float]) -> list[tuple[int, int]]:
+    """The (idle 0 or busy 1, class) entries of ``loss`` that trip the safety rule against
+    ``ref``: `auto`'s comparison (others' idle loss, anyone's busy loss, over ``safety``
+    times the reference and at least ``loss_min``), repeated here because the scheme keeps
+    it inside its step; ``false_alarms`` fails where the two disagree."""
+    return [(i, c) for i in (0, 1) for c, (lo, ba) in enumerate(zip(loss[i], ref[i]))
+            if lo > p["safety"] * ba and lo >= p["loss_min"] and (i == 1 or not raised[c])]
+
+
 def _tripped(sch: Any) -> list[float]:
-    """The references of the (class, idle or busy) entries that trip the safety rule now:
-    `auto`'s comparison (others' idle loss, anyone's busy loss, over ``safety`` times the
-    reference and at least ``loss_min``), repeated here because the scheme keeps it inside
-    its step; ``false_alarms`` fails where the two disagree."""
-    p, raised = sch.p, [k > 0 for k in sch.level]
-    return [sch.base[i][c] for i in (0, 1) for c in range(sch.P)
-            if sch.loss[i][c] > p["safety"] * sch.base[i][c] and sch.loss[i][c] >= p["loss_min"]
-            and (i == 1 or not raised[c])]
+    """The references of the entries that trip the scheme's safety rule now."""
+    raised = [k > 0 for k in sch.level]
+    return [sch.base[i][c] for i, c in tripped(sch.loss, sch.base, raised, sch.p)]
 
 
 def false_alarms(recordings: Sequence[tuple[SuiteScenario, dict[str, Any]]], scheme: str,

@@ -142,12 +142,12 @@ def test_the_safety_rule_is_judged_against_harm_on_three_recordings_in_step(
 def test_the_harm_test_is_the_safety_rules_comparison() -> None:
     p = {"safety": 2.0, "loss_min": 0.001}
     ref = [[0.01, 0.01], [0.01, 0.01]]  # idle, busy loss per class
-    assert not power.worse(ref, ref, [False, False], p)
-    assert power.worse([[0.03, 0.01], [0.01, 0.01]], ref, [False, False], p)
+    assert safety.tripped(ref, ref, [False, False], p) == []
+    assert safety.tripped([[0.03, 0.01], [0.01, 0.01]], ref, [False, False], p) == [(0, 0)]
     # a raised class's own idle queues are expected to lose less, not judged
-    assert not power.worse([[0.03, 0.01], [0.01, 0.01]], ref, [True, False], p)
+    assert safety.tripped([[0.03, 0.01], [0.01, 0.01]], ref, [True, False], p) == []
     # anyone's busy queues are
-    assert power.worse([[0.01, 0.01], [0.03, 0.01]], ref, [True, False], p)
+    assert safety.tripped([[0.01, 0.01], [0.03, 0.01]], ref, [True, False], p) == [(1, 0)]
     assert power.ratio([[0.03, 0.01], [0.01, 0.02]], ref, [False, False], p) == 3.0
     assert power.ratio([[0.03, 0.01], [0.01, 0.02]], ref, [True, False], p) == 2.0
     assert power.ratio([[0.0, 0.01], [0.0, 0.0]], [[0.0, 0.0], [0.0, 0.0]],
@@ -155,5 +155,5 @@ def test_the_harm_test_is_the_safety_rules_comparison() -> None:
     both = power.Power(scores=[(3.0, True), (1.0, False), (2.0, True), (2.0, False)])
     assert both.auc() == 0.875  # 3 > 1, 3 > 2, 2 > 1, and 2 = 2 counts half
     # below loss_min nothing is harm
-    assert not power.worse([[0.0009, 0.0], [0.0, 0.0]], [[0.0, 0.0], [0.0, 0.0]],
-                           [False, False], p)
+    assert safety.tripped([[0.0009, 0.0], [0.0, 0.0]], [[0.0, 0.0], [0.0, 0.0]],
+                          [False, False], p) == []
