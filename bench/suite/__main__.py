@@ -1,10 +1,11 @@
-"""The scenario suite: ``python -m bench.suite {list,run,report,trace}``.
+"""The scenario suite: ``python -m bench.suite {list,run,report,trace,...}``.
 
     python -m bench.suite list                       # the scenarios, their half, their traffic
     python -m bench.suite run --half dev --configs abm,auto@100ms,auto@1s --statics
     python -m bench.suite report                     # docs/evaluation.md and its plots
     python -m bench.suite trace s24 auto@100ms       # the alphas a controller wrote in a run
     python -m bench.suite power --half s21 --scheme auto9   # its safety rule against real harm
+    python -m bench.suite raises --half s23 --scheme auto9  # its raises by cause and by truth
 
 ``run`` always runs DT (every metric is paired with it). ``--scheduler tcp://host:8786``
 sends the runs to a Dask cluster whose workers share the cache directory
@@ -71,6 +72,12 @@ def main(argv: list[str] | None = None) -> int:
     w.add_argument("--seed", type=int, default=1)
     w.add_argument("--scheme", default="auto9", help="an `auto`-family scheme")
     w.add_argument("--interval", default="100ms", help="the run's interval: 100ms or 1s")
+    r = sub.add_parser("raises", help="a scheme's raises in its own runs, by what the burst "
+                       "needed and whether its class carried incast")
+    r.add_argument("--half", default="dev", help="dev, eval, all, or scenario names")
+    r.add_argument("--seed", type=int, default=1)
+    r.add_argument("--scheme", default="auto9", help="an `auto`-family scheme")
+    r.add_argument("--interval", default="100ms", help="the run's interval: 100ms or 1s")
     a = ap.parse_args(argv)
 
     if a.cmd == "list":
@@ -138,6 +145,20 @@ def main(argv: list[str] | None = None) -> int:
         pls = recordings(scenarios, a.seed, log=print, config="placebo")
         print("\n".join(power.table([(sc, r, d, p) for (sc, r), (_, d), (_, p)
                                      in zip(runs, dts, pls)], a.scheme)))
+        return 0
+    if a.cmd == "raises":
+        from bench.suite import raises, safety
+        from bench.suite.telemetry import recordings
+
+        try:
+            scenarios = suite(a.half)
+            safety.check([a.scheme])
+            parse_config(f"{a.scheme}@{a.interval}")
+        except ValueError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        runs = recordings(scenarios, a.seed, log=print, config=a.scheme, interval=a.interval)
+        print("\n".join(raises.table(runs, a.scheme)))
         return 0
     if a.cmd == "trace":
         from bench.suite.trace import trace

@@ -5,12 +5,13 @@ from __future__ import annotations
 import pickle
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 from alphad_ns3.run import default_program
 
-from bench.suite import power, safety, scenarios, telemetry
+from bench.suite import power, raises, safety, scenarios, telemetry
 from bench.suite.scenarios import suite
 
 
@@ -112,14 +113,25 @@ def test_the_safety_replay_takes_only_schemes_with_a_safety_rule() -> None:
         safety.check(["nope"])
 
 
-def test_the_safety_rule_is_judged_against_harm_on_three_recordings_in_step(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture(scope="module")
+def three(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, object]]:
+    """`_tiny` recorded under `auto9`, DT and the placebo (a real co-simulation each)."""
     if not default_program().is_file():
         pytest.fail(f"{default_program()} is missing: build it with `make ns3`")
-    monkeypatch.setattr(scenarios, "GEN_S", 0.6)
-    sc = _tiny()
-    rec = {c: pickle.loads(telemetry.record(sc, 1, tmp_path / f"{c}.pkl", config=c).read_bytes())
-           for c in ("auto9", "dt", "placebo")}
+    mp = pytest.MonkeyPatch()
+    mp.setattr(scenarios, "GEN_S", 0.6)
+    d = tmp_path_factory.mktemp("three")
+    try:
+        return {c: pickle.loads(telemetry.record(_tiny(), 1, d / f"{c}.pkl",
+                                                 config=c).read_bytes())
+                for c in ("auto9", "dt", "placebo")}
+    finally:
+        mp.undo()
+
+
+def test_the_safety_rule_is_judged_against_harm_on_three_recordings_in_step(
+        three: dict[str, Any]) -> None:
+    rec = three
     dt_s, pl_s = rec["dt"]["switches"]["leaf0"][2], rec["placebo"]["switches"]["leaf0"][2]
     assert pl_s[0].alpha[0] == pytest.approx(1.0001)  # the placebo's alphas, not 2^k
     assert dt_s[0].alpha[0] == 1.0
@@ -137,6 +149,18 @@ def test_the_safety_rule_is_judged_against_harm_on_three_recordings_in_step(
     # a run that auto9 did not write cannot be replayed as auto9's
     with pytest.raises(ValueError, match="writes other alphas than the run"):
         power.power(rec["dt"], rec["dt"], rec["placebo"], "auto9", after_s=0.0)
+
+
+def test_each_raise_of_a_run_is_sorted_by_cause_and_by_incast(three: dict[str, Any]) -> None:
+    n = raises.raises(three["auto9"], _tiny(), "auto9")
+    assert sum(n.values()) > 0  # the queries raise class 1
+    assert {c for c, _ in n} <= set(raises.CAUSES)
+    assert all(inc for _, inc in n)  # static queries in class 1: every raise has incast
+    # no raise at all when class 1 carries no incast by the plan: all counted as without
+    none = raises.raises(three["auto9"], replace(_tiny(), burst_classes=(0,)), "auto9")
+    assert sum(none.values()) == sum(n.values()) and not any(inc for _, inc in none)
+    with pytest.raises(ValueError, match="writes other alphas than the run"):
+        raises.raises(three["dt"], _tiny(), "auto9")
 
 
 def test_the_harm_test_is_the_safety_rules_comparison() -> None:
