@@ -31,9 +31,10 @@ from bench.suite.report import (
     placebo_pairs,
 )
 
-__all__ = ["ABLATION_CHANGE", "mean_change", "other_writes", "section"]
+__all__ = ["ABLATION_CHANGE", "change_interval", "mean_change", "other_writes", "section"]
 
 ABLATION_CHANGE = 0.05  # an ablation's change beyond this, on one pair, counts
+SE_FACTOR = 2.0  # standard errors either side of the mean change (about 95%)
 CLIP = 4.0  # a pair's ratio is clipped to [1/CLIP, CLIP]: one count of 0 against 3 is not inf
 _HIGHER = {k: h for k, _, h in METRICS}
 
@@ -47,16 +48,31 @@ def log_ratio(p: Pair) -> float:
     return max(-math.log(CLIP), min(math.log(CLIP), math.log(r)))
 
 
+def _per_scenario(pairs: Sequence[Pair]) -> list[float]:
+    """Each scenario's mean log ratio over its metrics."""
+    by: dict[str, list[float]] = {}
+    for p in pairs:
+        by.setdefault(p.scenario, []).append(log_ratio(p))
+    return [statistics.fmean(v) for v in by.values()]
+
+
 def mean_change(pairs: Sequence[Pair]) -> float:
     """The geometric mean over scenarios of each scenario's geometric mean ratio over its
     metrics, minus one (positive: worse): one number per scenario, so that a scenario's
     correlated metrics count once."""
-    by: dict[str, list[float]] = {}
-    for p in pairs:
-        by.setdefault(p.scenario, []).append(log_ratio(p))
-    if not by:
-        return float("nan")
-    return math.exp(statistics.fmean(statistics.fmean(v) for v in by.values())) - 1
+    per = _per_scenario(pairs)
+    return math.exp(statistics.fmean(per)) - 1 if per else float("nan")
+
+
+def change_interval(pairs: Sequence[Pair]) -> tuple[float, float]:
+    """``mean_change`` minus and plus SE_FACTOR standard errors of the mean over scenarios
+    (nan with fewer than two scenarios): a change resolved by these runs lies outside it
+    at zero."""
+    per = _per_scenario(pairs)
+    if len(per) < 2:
+        return float("nan"), float("nan")
+    m, se = statistics.fmean(per), statistics.stdev(per) / math.sqrt(len(per))
+    return math.exp(m - SE_FACTOR * se) - 1, math.exp(m + SE_FACTOR * se) - 1
 
 
 def other_writes(res: dict[str, Any], cfg: str, base: str,
@@ -79,7 +95,9 @@ def _cells(pairs: Sequence[Pair]) -> list[str]:
     better = sum(p.change < -ABLATION_CHANGE for p in pairs)
     worse = sum(p.change > ABLATION_CHANGE for p in pairs)
     timed = [p.change for p in pairs if p.metric == "query_timeouts"]
+    lo, hi = change_interval(pairs)
     return [f"{win} / {loss}", f"{better} / {worse}", _pct(mean_change(pairs)),
+            f"{_pct(lo)} to {_pct(hi)}" if not math.isnan(lo) else "-",
             _pct(statistics.median(timed)) if timed else "-"]
 
 
@@ -116,7 +134,8 @@ def section(res: dict[str, Any]) -> list[str]:
          f"spread between seeds; better / worse by more than {ABLATION_CHANGE:.0%}; the "
          "mean change (geometric mean over scenarios of the ratio to the defaults, each "
          f"clipped to [1/{CLIP:g}, {CLIP:g}]; positive = worse with the ablation, so the "
-         "default's value helps)."), "",
+         f"default's value helps) and its range at {SE_FACTOR:g} standard errors over the "
+         "scenarios: a change these runs resolve has a range that excludes 0%."), "",
         ("The last rows are the placebo (DT's policy on another trajectory) against DT on "
          "the same seeds: a change that means nothing, measured the same way. An ablation "
          "whose figures lie within the placebo's shows no effect these seeds can resolve, "
@@ -124,5 +143,6 @@ def section(res: dict[str, Any]) -> list[str]:
         *_table(["ablation", "against", "scenarios", "runs that write otherwise",
                  "beyond the spread (better / worse)",
                  f"by more than {ABLATION_CHANGE:.0%} (better / worse)", "mean change",
+                 f"mean change, {SE_FACTOR:g} SE",
                  "queries timed out (median change)", "largest change"], rows),
     ]

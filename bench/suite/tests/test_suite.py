@@ -196,8 +196,8 @@ def test_ablations_are_compared_with_their_defaults() -> None:
     table = "\n".join(ablations.section(res))
     # against auto@100ms, not DT: queries timed out doubled (one seed: a loss), nothing else
     # changed; the mean over the six metrics is 2^(1/6) - 1
-    assert ("| `auto[hold=0.5]@100ms` | `auto@100ms` | 1 | - | 0 / 1 | 0 / 1 | +12% | +100% |"
-            in table)
+    assert ("| `auto[hold=0.5]@100ms` | `auto@100ms` | 1 | - | 0 / 1 | 0 / 1 | +12% | - | +100% |"
+            in table)  # one scenario: no standard error
     # a variant without one rule is an ablation of the scheme it comes from
     res["rows"][row_key("s00", 1, "auto3-no-reset@100ms")] = {"1s": _m(8, 5, to=0.1)}
     assert report.base_config("auto3-no-reset@100ms") == "auto3@100ms"
@@ -251,6 +251,19 @@ def test_a_pairs_ratio_is_clipped_and_reads_higher_is_better_metrics_the_right_w
     assert ablations.log_ratio(p) == pytest.approx(math.log(ablations.CLIP))
     assert ablations.mean_change([p, report.Pair("s00", "query_timeouts", "win", -0.75,
                                                  0.25, 1.0)]) == pytest.approx(0.0)
+
+
+def test_the_mean_changes_range_is_two_standard_errors_over_scenarios() -> None:
+    def two(ratio: float, sc: str) -> list[report.Pair]:  # the scenario's p99 at ratio x DT
+        return [report.Pair(sc, "qct_ms_p99", "tie", ratio - 1, ratio, 1.0)]
+    same = two(2.0, "s00") + two(2.0, "s01")
+    lo, hi = ablations.change_interval(same)
+    assert lo == pytest.approx(1.0) and hi == pytest.approx(1.0)  # no spread: resolved
+    mixed = two(2.0, "s00") + two(0.5, "s01")  # log ratios +ln 2, -ln 2: mean 0, SE ln 2
+    lo, hi = ablations.change_interval(mixed)
+    assert ablations.mean_change(mixed) == pytest.approx(0.0)
+    assert lo == pytest.approx(0.25 - 1) and hi == pytest.approx(4.0 - 1)
+    assert all(math.isnan(x) for x in ablations.change_interval(two(2.0, "s00")))
 
 
 def test_dt_against_itself_on_other_seeds_measures_the_rules_false_losses() -> None:
