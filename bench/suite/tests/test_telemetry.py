@@ -154,9 +154,10 @@ def test_the_safety_rule_is_judged_against_harm_on_three_recordings_in_step(
 def test_each_raise_of_a_run_is_sorted_by_cause_and_by_incast(three: dict[str, Any]) -> None:
     n = raises.raises(three["auto9"], _tiny(), "auto9")
     assert sum(n.values()) > 0  # the queries raise class 1
-    assert {c for c, _ in n} <= set(raises.CAUSES)
+    # queries of 90% of a leaf's buffer: some fit beside the pool's occupancy, some do not
+    assert {c for c, _ in n} == set(raises.CAUSES)
     assert all(inc for _, inc in n)  # static queries in class 1: every raise has incast
-    # no raise at all when class 1 carries no incast by the plan: all counted as without
+    # the same raises judged against a plan with incast in class 0 only: none has incast
     none = raises.raises(three["auto9"], replace(_tiny(), burst_classes=(0,)), "auto9")
     assert sum(none.values()) == sum(n.values()) and not any(inc for _, inc in none)
     with pytest.raises(ValueError, match="writes other alphas than the run"):
