@@ -66,18 +66,16 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--half", default="dev", help="dev, eval, all, or scenario names")
     f.add_argument("--seed", type=int, default=1)
     f.add_argument("--schemes", default="auto9", help="auto-family schemes, comma-separated")
-    w = sub.add_parser("power", help="the safety rule against the harm a scheme's raises did "
-                       "(its run, DT's and the placebo's telemetry, replayed in step)")
-    w.add_argument("--half", default="dev", help="dev, eval, all, or scenario names")
-    w.add_argument("--seed", type=int, default=1)
-    w.add_argument("--scheme", default="auto9", help="an `auto`-family scheme")
-    w.add_argument("--interval", default="100ms", help="the run's interval: 100ms or 1s")
-    r = sub.add_parser("raises", help="a scheme's raises in its own runs, by what the burst "
-                       "needed and whether its class carried incast")
-    r.add_argument("--half", default="dev", help="dev, eval, all, or scenario names")
-    r.add_argument("--seed", type=int, default=1)
-    r.add_argument("--scheme", default="auto9", help="an `auto`-family scheme")
-    r.add_argument("--interval", default="100ms", help="the run's interval: 100ms or 1s")
+    for cmd, text in (("power", ("the safety rule against the harm a scheme's raises did "
+                                 "(its run, DT's and the placebo's telemetry, replayed in "
+                                 "step)")),
+                      ("raises", ("a scheme's raises in its own runs, by what the burst "
+                                  "needed and whether its class carried incast"))):
+        w = sub.add_parser(cmd, help=text)
+        w.add_argument("--half", default="dev", help="dev, eval, all, or scenario names")
+        w.add_argument("--seed", type=int, default=1)
+        w.add_argument("--scheme", default="auto9", help="an `auto`-family scheme")
+        w.add_argument("--interval", default="100ms", help="the run's interval: 100ms or 1s")
     a = ap.parse_args(argv)
 
     if a.cmd == "list":
@@ -129,36 +127,25 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         print("\n".join(safety.table(recordings(scenarios, a.seed, log=print), names)))
         return 0
-    if a.cmd == "power":
-        from bench.suite import power, safety
+    if a.cmd in ("power", "raises"):
+        from bench.suite import power, raises, safety
         from bench.suite.telemetry import recordings
 
         try:
             scenarios = suite(a.half)
-            safety.check([a.scheme])
+            safety.check([a.scheme], flag="--scheme")
             parse_config(f"{a.scheme}@{a.interval}")
         except ValueError as e:
             print(f"error: {e}", file=sys.stderr)
             return 2
         runs = recordings(scenarios, a.seed, log=print, config=a.scheme, interval=a.interval)
+        if a.cmd == "raises":
+            print("\n".join(raises.table(runs, a.scheme)))
+            return 0
         dts = recordings(scenarios, a.seed, log=print)
         pls = recordings(scenarios, a.seed, log=print, config="placebo")
         print("\n".join(power.table([(sc, r, d, p) for (sc, r), (_, d), (_, p)
                                      in zip(runs, dts, pls)], a.scheme)))
-        return 0
-    if a.cmd == "raises":
-        from bench.suite import raises, safety
-        from bench.suite.telemetry import recordings
-
-        try:
-            scenarios = suite(a.half)
-            safety.check([a.scheme])
-            parse_config(f"{a.scheme}@{a.interval}")
-        except ValueError as e:
-            print(f"error: {e}", file=sys.stderr)
-            return 2
-        runs = recordings(scenarios, a.seed, log=print, config=a.scheme, interval=a.interval)
-        print("\n".join(raises.table(runs, a.scheme)))
         return 0
     if a.cmd == "trace":
         from bench.suite.trace import trace

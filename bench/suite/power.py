@@ -35,7 +35,7 @@ from bench.suite.safety import tripped
 from bench.suite.scenarios import SuiteScenario
 from bench.suite.telemetry import _coarsen
 
-__all__ = ["Power", "power", "ratio", "table"]
+__all__ = ["Power", "check_replay", "power", "ratio", "table"]
 
 SAMPLE_DT_S = 0.01  # s: samples of the three recordings that pair are this close in time
 
@@ -80,10 +80,15 @@ def ratio(loss: list[list[float]], ref: list[list[float]], raised: Sequence[bool
     return out
 
 
-def _same(wrote: np.ndarray, held: np.ndarray, classes: Any) -> bool:
-    """Whether the managed queues hold the powers of two the replay wrote."""
+def check_replay(name: str, scheme: str, t: float, wrote: np.ndarray,
+                 held: np.ndarray | None, classes: Any) -> None:
+    """ValueError unless the managed queues hold, in the run's next sample (``held``; None
+    after its last), the powers of two the replay of ``scheme`` wrote at t."""
     m = classes.prio >= 0
-    return bool(np.array_equal(np.rint(np.log2(wrote[m])), np.rint(np.log2(held[m]))))
+    if held is not None and not np.array_equal(np.rint(np.log2(wrote[m])),
+                                               np.rint(np.log2(held[m]))):
+        raise ValueError(f"{name}: {scheme}'s replay at t={t:.3f} s writes other alphas than "
+                         "the run it was recorded in")
 
 
 def _make(scheme: str, topo: Any, classes: Any, interval: float,
@@ -126,9 +131,8 @@ def power(run: dict[str, Any], dt: dict[str, Any], placebo: dict[str, Any], sche
             raised = [k > 0 for k in run_sch.level]
             k = len(fired)
             wrote, _, _ = (sch(e) for sch, e in zip(schs, es))
-            if i + 1 < len(samples) and not _same(wrote, samples[i + 1].alpha, classes):
-                raise ValueError(f"{name}: {scheme}'s replay at t={now[0].t:.3f} s writes "
-                                 "other alphas than the run it was recorded in")
+            check_replay(name, scheme, now[0].t, wrote,
+                         samples[i + 1].alpha if i + 1 < len(samples) else None, classes)
             if now[0].t <= after_s or not any(raised):
                 continue
             p = run_sch.p

@@ -20,7 +20,7 @@ from typing import Any
 
 from alphad.estimate import Estimator
 
-from bench.suite.power import _make, _same
+from bench.suite.power import _make, check_replay
 from bench.suite.scenarios import SuiteScenario
 from bench.suite.telemetry import incast_classes_at
 
@@ -62,9 +62,8 @@ def raises(run: dict[str, Any], sc: SuiteScenario, scheme: str,
             before = list(sch.level)
             cause.clear()
             wrote = sch(e)
-            if i + 1 < len(samples) and not _same(wrote, samples[i + 1].alpha, classes):
-                raise ValueError(f"{name}: {scheme}'s replay at t={s.t:.3f} s writes other "
-                                 "alphas than the run it was recorded in")
+            check_replay(name, scheme, s.t, wrote,
+                         samples[i + 1].alpha if i + 1 < len(samples) else None, classes)
             truth = incast_classes_at(sc, t0, s.t)
             for c, (a, b) in enumerate(zip(before, sch.level, strict=True)):
                 if b > a:

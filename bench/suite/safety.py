@@ -34,16 +34,16 @@ class Alarms:
     zero_reference: int = 0
 
 
-def check(names: Sequence[str]) -> None:
-    """ValueError naming the first of ``names`` that is not a registered scheme with
-    `auto`'s safety rule."""
+def check(names: Sequence[str], flag: str = "--schemes") -> None:
+    """ValueError naming ``flag`` and the first of ``names`` that is not a registered scheme
+    with `auto`'s safety rule."""
     for n in names:
         if n not in schemes.known():
-            raise ValueError(f"--schemes: unknown scheme {n!r}")
+            raise ValueError(f"{flag}: unknown scheme {n!r}")
         made = get_type_hints(schemes.get(n)).get("return", object)
         has_safety = isinstance(made, type) and issubclass(made, Auto)
         if not has_safety:
-            raise ValueError(f"--schemes: {n!r} has no safety rule (not an `auto` scheme)")
+            raise ValueError(f"{flag}: {n!r} has no safety rule (not an `auto` scheme)")
 
 
 def tripped(loss: Sequence[Sequence[float]], ref: Sequence[Sequence[float]],

@@ -111,6 +111,8 @@ def test_the_safety_replay_takes_only_schemes_with_a_safety_rule() -> None:
         safety.check(["auto9", "dt"])
     with pytest.raises(ValueError, match="unknown scheme 'nope'"):
         safety.check(["nope"])
+    with pytest.raises(ValueError, match="^--scheme: 'dt' has no safety rule"):
+        safety.check(["dt"], flag="--scheme")  # `power` and `raises` take one scheme
 
 
 @pytest.fixture(scope="module")
