@@ -18,7 +18,14 @@ from typing import Any
 
 from bench.suite.campaign import GRID, TUNE_SEED, load_results, row_key
 from bench.suite.runs import PLACEBO_EPS, parse_config
-from bench.suite.scenarios import DISTRIBUTION, N_SCENARIOS, SUITE_SEED, WARMUPS_S
+from bench.suite.scenarios import (
+    DISTRIBUTION,
+    EXTENSION_SEED,
+    N_EXTENSION,
+    N_SCENARIOS,
+    SUITE_SEED,
+    WARMUPS_S,
+)
 
 __all__ = ["METRICS", "Pair", "compare", "null_pairs", "placebo_pairs", "write_report"]
 
@@ -511,7 +518,10 @@ def write_report(results: Path, out: Path) -> None:
         "come from `python -m bench.suite run` (see [the suite](../bench/suite/README.md)). "
         f"{N_SCENARIOS} scenarios drawn with seed {SUITE_SEED}, split by a hash into a "
         "development half (controllers are designed on it) and an evaluation half (run once "
-        "per frozen design; every config's rows stay, losers included)."),
+        "per frozen design; every config's rows stay, losers included). The development "
+        f"half also holds {N_EXTENSION} scenarios drawn with seed {EXTENSION_SEED} with "
+        "DCTCP and data-mining sizes (`d00`..), which the hash had left almost all to the "
+        "evaluation half."),
         "",
         (f"Metrics count what starts after {WARMUPS_S[0]:g} s ({WARMUPS_S[1]:g} s for 1 s "
         "controllers, whose first decision comes at two intervals), paired with DT at the "

@@ -4,6 +4,12 @@ Every scenario is drawn from one stated distribution (``DISTRIBUTION``) by a see
 generator, so ``draw(SUITE_SEED, N)`` gives the same suite on every machine. A scenario
 belongs to the development half or the evaluation half by a hash of its name:
 controllers are designed on ``dev`` and run on ``eval`` once, after their design is frozen.
+
+The hash gave the development half 4 DCTCP scenarios of 20 and the evaluation half 14 (a
+split this uneven or worse has probability 0.2%), and 1 DCTCP scenario with data-mining
+sizes against 10. The development half therefore also holds an extension, ``d00``.., drawn
+from the same distribution by another seed with DCTCP and data-mining sizes fixed
+(``extension()``).
 """
 
 from __future__ import annotations
@@ -16,11 +22,14 @@ from typing import Literal
 import numpy as np
 from alphad_ns3.scenario import DATA_DIR, Scenario
 
-__all__ = ["DISTRIBUTION", "GEN_S", "N_SCENARIOS", "SUITE_SEED", "WARMUPS_S", "SuiteScenario",
-           "draw", "half", "suite"]
+__all__ = ["DISTRIBUTION", "EXTENSION_SEED", "GEN_S", "N_EXTENSION", "N_SCENARIOS",
+           "SUITE_SEED", "WARMUPS_S", "SuiteScenario", "draw", "extension", "half", "suite"]
 
 SUITE_SEED = 2026  # the generator's seed: changing it draws another suite
 N_SCENARIOS = 40
+EXTENSION_SEED = 2027  # the development extension's generator seed
+N_EXTENSION = 10  # development scenarios drawn with DCTCP and data-mining sizes
+EXTENSION_PREFIX = "d"  # their names: d00, d01, ...
 GEN_S = 4.0  # s during which flows and queries start
 DRAIN_S = 0.3  # s after the last start before a run stops
 # s: metrics count what starts after the warm-up (a switch whose controller has run for a
@@ -127,7 +136,10 @@ def _rank(name: str) -> bytes:
 
 
 def half(name: str, n: int = N_SCENARIOS) -> Literal["dev", "eval"]:
-    """The scenario's half: the suite's names ranked by a hash, the first half ``dev``."""
+    """The scenario's half: the suite's names ranked by a hash, the first half ``dev``; the
+    extension's scenarios are ``dev``."""
+    if name.startswith(EXTENSION_PREFIX):
+        return "dev"
     names = sorted((f"s{i:02d}" for i in range(n)), key=_rank)
     return "dev" if names.index(name) < n // 2 else "eval"
 
@@ -160,8 +172,12 @@ def _phases(rng: np.random.Generator, classes: int, ws: tuple[int, ...],
     return ";".join(out)
 
 
-def draw(seed: int = SUITE_SEED, n: int = N_SCENARIOS) -> list[SuiteScenario]:
-    """``n`` scenarios drawn from DISTRIBUTION by a generator seeded with ``seed``."""
+def draw(seed: int = SUITE_SEED, n: int = N_SCENARIOS, tcp: str = "", cdf: str = "",
+         prefix: str = "s") -> list[SuiteScenario]:
+    """``n`` scenarios drawn from DISTRIBUTION by a generator seeded with ``seed``, named
+    ``prefix`` and a number; a ``tcp`` or ``cdf`` given fixes it in every scenario (the
+    draw of everything else is the same)."""
+    fixed_tcp, fixed_cdf = tcp, cdf
     rng = np.random.default_rng(seed)
     d = DISTRIBUTION
     out = []
@@ -172,8 +188,9 @@ def draw(seed: int = SUITE_SEED, n: int = N_SCENARIOS) -> list[SuiteScenario]:
         buf = float(rng.uniform(*d["buffer_kb_per_port_per_gbps"])) * 1024
         classes = int(rng.integers(d["classes"][0], d["classes"][1] + 1))
         sched = str(rng.choice(d["sched"]))
-        tcp = str(rng.choice(d["tcp"]))
+        tcp = str(rng.choice(d["tcp"]))  # drawn even when fixed: the rest stays the same
         cdf = str(rng.choice(d["cdf"]))
+        tcp, cdf = fixed_tcp or tcp, fixed_cdf or cdf
         load = float(rng.uniform(*d["load"]))
         kinds = list(d["incast"])
         kind = kinds[int(rng.choice(len(kinds), p=list(d["incast"].values())))]
@@ -195,7 +212,7 @@ def draw(seed: int = SUITE_SEED, n: int = N_SCENARIOS) -> list[SuiteScenario]:
         varying = rng.random() < d["traffic"]["time-varying"]
         phases = _phases(rng, classes, ws, burst, load, qps, req) if varying else ""
         out.append(SuiteScenario(
-            name=f"s{i:02d}", leaves=leaves, servers=servers, spines=spines,
+            name=f"{prefix}{i:02d}", leaves=leaves, servers=servers, spines=spines,
             buffer_per_port_per_gbps=round(buf, 1), classes=classes,
             sched=sched,  # type: ignore[arg-type]
             tcp=tcp,  # type: ignore[arg-type]
@@ -205,10 +222,18 @@ def draw(seed: int = SUITE_SEED, n: int = N_SCENARIOS) -> list[SuiteScenario]:
     return out
 
 
+def extension() -> list[SuiteScenario]:
+    """The development half's DCTCP extension (see the module's docstring)."""
+    return draw(EXTENSION_SEED, N_EXTENSION, tcp="dctcp", cdf="datamining",
+                prefix=EXTENSION_PREFIX)
+
+
 def suite(which: str = "all") -> list[SuiteScenario]:
-    """The suite's scenarios: ``dev``, ``eval`` or ``all``; or a comma-separated list of
-    names (``s03,s17``)."""
-    every = draw()
+    """The suite's scenarios: ``dev`` (with the extension), ``eval``, ``extension`` or
+    ``all``; or a comma-separated list of names (``s03,s17,d02``)."""
+    every = draw() + extension()
+    if which == "extension":
+        return every[N_SCENARIOS:]
     if which == "all":
         return every
     if which in ("dev", "eval"):
@@ -216,7 +241,8 @@ def suite(which: str = "all") -> list[SuiteScenario]:
     names = set(which.split(","))
     unknown = names - {s.name for s in every}
     if unknown:
-        raise ValueError(f"unknown scenario {min(unknown)!r} (s00..s{len(every) - 1:02d})")
+        raise ValueError(f"unknown scenario {min(unknown)!r} (s00..s{N_SCENARIOS - 1:02d}, "
+                         f"{EXTENSION_PREFIX}00..{EXTENSION_PREFIX}{N_EXTENSION - 1:02d})")
     return [s for s in every if s.name in names]
 
 

@@ -3,6 +3,7 @@ and a real Dask cluster of worker processes running the harness."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from pathlib import Path
@@ -23,7 +24,7 @@ from bench.suite.campaign import (
     writes_digest,
 )
 from bench.suite.runs import parse_config, spec
-from bench.suite.scenarios import DISTRIBUTION, N_SCENARIOS, draw, suite
+from bench.suite.scenarios import DISTRIBUTION, N_EXTENSION, N_SCENARIOS, draw, suite
 
 
 def test_the_draw_is_reproducible_and_covers_the_distribution() -> None:
@@ -62,11 +63,24 @@ def test_dctcp_hosts_hold_at_most_a_leaf_buffer_and_a_bdp() -> None:
 
 def test_halves_split_by_hash_and_are_disjoint() -> None:
     dev, ev = suite("dev"), suite("eval")
-    assert len(dev) == len(ev) == N_SCENARIOS // 2
+    hashed = [s for s in dev if s.name.startswith("s")]
+    assert len(hashed) == len(ev) == N_SCENARIOS // 2
     assert not {s.name for s in dev} & {s.name for s in ev}
-    assert [s.name for s in suite("s03,s01")] == ["s01", "s03"]
+    assert [s.name for s in suite("s03,s01,d02")] == ["s01", "s03", "d02"]
     with pytest.raises(ValueError, match="s99"):
         suite("s99")
+
+
+def test_the_extension_is_development_data_with_dctcp_and_data_mining_sizes() -> None:
+    ext = suite("extension")
+    assert len(ext) == N_EXTENSION and {s.half for s in ext} == {"dev"}
+    assert {(s.tcp, s.cdf) for s in ext} == {("dctcp", "datamining")}
+    assert ext == [s for s in suite("dev") if s.name.startswith("d")]
+    # fixing a field leaves the draw of every other field as it was
+    free, fixed = draw(7, 6), draw(7, 6, tcp="dctcp", cdf="datamining")
+    assert [dataclasses.replace(s, tcp="dctcp", cdf="datamining") for s in free] == fixed
+    # everything but the fixed fields follows the distribution: more than one of each
+    assert len({s.sched for s in ext}) == 2 and len({s.classes for s in ext}) > 2
 
 
 def test_configs_parse_and_become_runs() -> None:
