@@ -22,6 +22,8 @@ from pathlib import Path
 from bench.suite.runs import parse_config
 from bench.suite.scenarios import DISTRIBUTION, suite
 
+HALF_HELP = "dev, eval, extension, all, or scenario names (s03,s17,d02)"
+
 REPO = Path(__file__).resolve().parents[2]
 RESULTS = REPO / "bench" / "results" / "suite.json"
 
@@ -31,8 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = ap.add_subparsers(dest="cmd", required=True)
     sub.add_parser("list", help="print the scenarios")
     r = sub.add_parser("run", help="run configs on scenarios (cached)")
-    r.add_argument("--half", default="dev",
-                   help="dev, eval, extension, all, or scenario names (s03,s17,d02)")
+    r.add_argument("--half", default="dev", help=HALF_HELP)
     r.add_argument("--configs", default="",
                    help="comma-separated: abm, scheme@100ms, scheme[k=v]@1s, static:B,O")
     r.add_argument("--seeds", default="1,2")
@@ -55,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--seed", type=int, default=1)
     t.add_argument("--switch", default="", help="only this switch (leaf0, spine1, ...)")
     b = sub.add_parser("bursts", help="burst tests judged on telemetry recorded under DT")
-    b.add_argument("--half", default="dev", help="dev, eval, extension, all, or scenario names")
+    b.add_argument("--half", default="dev", help=HALF_HELP)
     b.add_argument("--seed", type=int, default=1)
     b.add_argument("--ahead", action="store_true",
                    help="judge each flag against the next interval, when its raise acts")
@@ -63,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="count a class's flag only if it had one in this many seconds before")
     f = sub.add_parser("safety", help="the safety rule's false alarms on telemetry recorded "
                        "under DT")
-    f.add_argument("--half", default="dev", help="dev, eval, extension, all, or scenario names")
+    f.add_argument("--half", default="dev", help=HALF_HELP)
     f.add_argument("--seed", type=int, default=1)
     f.add_argument("--schemes", default="auto9", help="auto-family schemes, comma-separated")
     for cmd, text in (("power", ("the safety rule against the harm a scheme's raises did "
@@ -72,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
                       ("raises", ("a scheme's raises in its own runs, by what the burst "
                                   "needed and whether its class carried incast"))):
         w = sub.add_parser(cmd, help=text)
-        w.add_argument("--half", default="dev", help="dev, eval, extension, all, or scenario names")
+        w.add_argument("--half", default="dev", help=HALF_HELP)
         w.add_argument("--seed", type=int, default=1)
         w.add_argument("--scheme", default="auto9", help="an `auto`-family scheme")
         w.add_argument("--interval", default="100ms", help="the run's interval: 100ms or 1s")

@@ -80,15 +80,16 @@ def ratio(loss: list[list[float]], ref: list[list[float]], raised: Sequence[bool
     return out
 
 
-def check_replay(name: str, scheme: str, t: float, wrote: np.ndarray,
-                 held: np.ndarray | None, classes: Any) -> None:
-    """ValueError unless the managed queues hold, in the run's next sample (``held``; None
-    after its last), the powers of two the replay of ``scheme`` wrote at t."""
+def check_replay(name: str, scheme: str, samples: Sequence[Any], i: int, wrote: np.ndarray,
+                 classes: Any) -> None:
+    """ValueError unless the managed queues hold, in the run's sample after ``samples[i]``
+    (if any), the powers of two the replay of ``scheme`` wrote at sample i."""
+    if i + 1 >= len(samples):
+        return
     m = classes.prio >= 0
-    if held is not None and not np.array_equal(np.rint(np.log2(wrote[m])),
-                                               np.rint(np.log2(held[m]))):
-        raise ValueError(f"{name}: {scheme}'s replay at t={t:.3f} s writes other alphas than "
-                         "the run it was recorded in")
+    if not np.array_equal(np.rint(np.log2(wrote[m])), np.rint(np.log2(samples[i + 1].alpha[m]))):
+        raise ValueError(f"{name}: {scheme}'s replay at t={samples[i].t:.3f} s writes other "
+                         "alphas than the run it was recorded in")
 
 
 def _make(scheme: str, topo: Any, classes: Any, interval: float,
@@ -131,8 +132,7 @@ def power(run: dict[str, Any], dt: dict[str, Any], placebo: dict[str, Any], sche
             raised = [k > 0 for k in run_sch.level]
             k = len(fired)
             wrote, _, _ = (sch(e) for sch, e in zip(schs, es))
-            check_replay(name, scheme, now[0].t, wrote,
-                         samples[i + 1].alpha if i + 1 < len(samples) else None, classes)
+            check_replay(name, scheme, samples, i, wrote, classes)
             if now[0].t <= after_s or not any(raised):
                 continue
             p = run_sch.p

@@ -62,8 +62,7 @@ def raises(run: dict[str, Any], sc: SuiteScenario, scheme: str,
             before = list(sch.level)
             cause.clear()
             wrote = sch(e)
-            check_replay(name, scheme, s.t, wrote,
-                         samples[i + 1].alpha if i + 1 < len(samples) else None, classes)
+            check_replay(name, scheme, samples, i, wrote, classes)
             truth = incast_classes_at(sc, t0, s.t)
             for c, (a, b) in enumerate(zip(before, sch.level, strict=True)):
                 if b > a:

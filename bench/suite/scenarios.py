@@ -5,11 +5,9 @@ generator, so ``draw(SUITE_SEED, N)`` gives the same suite on every machine. A s
 belongs to the development half or the evaluation half by a hash of its name:
 controllers are designed on ``dev`` and run on ``eval`` once, after their design is frozen.
 
-The hash gave the development half 4 DCTCP scenarios of 20 and the evaluation half 14 (a
-split this uneven or worse has probability 0.2%), and 1 DCTCP scenario with data-mining
-sizes against 10. The development half therefore also holds an extension, ``d00``.., drawn
-from the same distribution by another seed with DCTCP and data-mining sizes fixed
-(``extension()``).
+The development half also holds an extension, ``d00``.., drawn from the same distribution
+by another seed with DCTCP and data-mining sizes fixed (``extension()``): the hash left
+nearly all such scenarios to the evaluation half (docs/research/controller.md).
 """
 
 from __future__ import annotations
@@ -231,9 +229,9 @@ def extension() -> list[SuiteScenario]:
 def suite(which: str = "all") -> list[SuiteScenario]:
     """The suite's scenarios: ``dev`` (with the extension), ``eval``, ``extension`` or
     ``all``; or a comma-separated list of names (``s03,s17,d02``)."""
-    every = draw() + extension()
     if which == "extension":
-        return every[N_SCENARIOS:]
+        return extension()
+    every = draw() + extension()
     if which == "all":
         return every
     if which in ("dev", "eval"):
