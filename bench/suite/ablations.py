@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bench.suite.campaign import row_key
+from bench.suite.null import placebo_pairs
 from bench.suite.report import (
     METRICS,
     PLACEBO_SEEDS,
@@ -28,7 +29,6 @@ from bench.suite.report import (
     _table,
     base_config,
     compare,
-    placebo_pairs,
 )
 
 __all__ = ["ABLATION_CHANGE", "change_interval", "mean_change", "other_writes", "section"]

@@ -13,7 +13,7 @@ from alphad_ns3.run import default_program
 from alphad_ns3.scenario import RunSpec, Scenario
 from alphad_ns3.sweep import execute
 
-from bench.suite import ablations, report, runs
+from bench.suite import ablations, null, report, runs
 from bench.suite.__main__ import main
 from bench.suite.campaign import (
     GRID,
@@ -286,13 +286,13 @@ def test_dt_against_itself_on_other_seeds_measures_the_rules_false_losses() -> N
         res["rows"][row_key("s00", seed, "dt")] = {"1s": _m(p99, 5)}
     for seed in (1, 2, 3):  # three seeds: not enough for two against two
         res["rows"][row_key("s01", seed, "dt")] = {"1s": _m(10, 5)}
-    pairs = {p.metric: p for p in report.null_pairs(res, ["s00", "s01"])}
+    pairs = {p.metric: p for p in null.null_pairs(res, ["s00", "s01"])}
     assert {p.scenario for p in pairs.values()} == {"s00"}
     assert "long_tput_vs_dt" not in pairs  # DT's own by definition
     # seeds 1-2 (13.5) against 3-4 (10.5), spread 0.5: called worse, by chance
     assert pairs["qct_ms_p99"].verdict == pairs["qct_ms_mean"].verdict == "loss"
     assert pairs["query_timeouts"].verdict == "tie"
-    assert "2 of 5 pairs (40%) are losses" in "\n".join(report._null(res))
+    assert "2 of 5 pairs (40%) are losses" in "\n".join(null.section(res))
 
 
 def test_the_placebo_is_dts_policy_judged_on_the_same_seeds() -> None:
@@ -307,12 +307,12 @@ def test_the_placebo_is_dts_policy_judged_on_the_same_seeds() -> None:
     for seed, p99 in ((1, 12.0), (2, 12.5)):  # s01: the placebo on seed 1 only
         res["rows"][row_key("s00", seed, "placebo")] = {"1s": _m(p99, 5, tput=0.95)}
     res["rows"][row_key("s01", 1, "placebo")] = {"1s": _m(10, 5)}
-    pairs = {p.metric: p for p in report.placebo_pairs(res, [1, 2])}
+    pairs = {p.metric: p for p in null.placebo_pairs(res, [1, 2])}
     assert {p.scenario for p in pairs.values()} == {"s00"}
-    assert report.placebo_pairs(res, [1, 2], "eval") == []  # judged per half
+    assert null.placebo_pairs(res, [1, 2], "eval") == []  # judged per half
     assert pairs["qct_ms_p99"].verdict == "loss" and pairs["long_tput_vs_dt"].verdict == "loss"
     assert report._configs(res) == []  # not a candidate
-    text = "\n".join(report._null({**res, "rows": {
+    text = "\n".join(null.section({**res, "rows": {
         **res["rows"], **{row_key("s00", s, "dt"): {"1s": _m(10, 5)} for s in (3, 4)}}}))
     # three losses, two beyond 10% (query p99 and mean +22.5%; long flows +5%)
     assert "| development | 1,2 | 1 | 6 | 3 (50%) | 2 | 0 |" in text
@@ -453,7 +453,7 @@ def test_steps_count_raises_that_follow_a_step_down() -> None:
 
 
 def test_the_simulated_false_loss_rate_falls_with_more_seeds() -> None:
-    two, four = report.simulated_null(2, n=20_000), report.simulated_null(4, n=20_000)
+    two, four = null.simulated_null(2, n=20_000), null.simulated_null(4, n=20_000)
     assert 0.18 < two < 0.28  # about one pair in five: two seeds cannot show 95%
     assert four < two / 3
 
