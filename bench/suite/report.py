@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.suite.campaign import GRID, TUNE_SEED, load_results, row_key
-from bench.suite.runs import PLACEBO_EPS, parse_config
+from bench.suite.runs import parse_config
 from bench.suite.scenarios import (
     DISTRIBUTION,
     EXTENSION_SEED,
