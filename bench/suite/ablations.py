@@ -89,6 +89,13 @@ def other_writes(res: dict[str, Any], cfg: str, base: str,
     return differ, both
 
 
+def _scenarios_seeds(res: dict[str, Any], cfg: str, base: str, names: Sequence[str]) -> str:
+    """How many scenarios, and the seeds each has for both configs ("19 (2-4)")."""
+    n = [len(set(_seeds(res, s, cfg)) & set(_seeds(res, s, base))) for s in names]
+    lo, hi = min(n, default=0), max(n, default=0)
+    return f"{len(names)} ({lo}-{hi})" if lo != hi else f"{len(names)} ({lo})"
+
+
 def _cells(pairs: Sequence[Pair]) -> list[str]:
     win = sum(p.verdict == "win" for p in pairs)
     loss = sum(p.verdict == "loss" for p in pairs)
@@ -114,7 +121,7 @@ def section(res: dict[str, Any]) -> list[str]:
             continue
         differ, both = other_writes(res, cfg, base, names)
         top = max(pairs, key=lambda p: abs(p.change))
-        rows.append([f"`{cfg}`", f"`{base}`", len(names),
+        rows.append([f"`{cfg}`", f"`{base}`", _scenarios_seeds(res, cfg, base, names),
                      f"{differ} of {both}" if both else "-", *_cells(pairs),
                      f"{_pct(top.change)} ({top.metric}, {top.scenario})"])
     if not rows:
@@ -123,11 +130,13 @@ def section(res: dict[str, Any]) -> list[str]:
         pairs = placebo_pairs(res, seeds, "dev")
         if pairs:
             rows.append([f"`placebo` (seeds {','.join(map(str, seeds))})", "`dt`",
-                         len({p.scenario for p in pairs}), "-", *_cells(pairs), "-"])
+                         f"{len({p.scenario for p in pairs})} ({len(seeds)})", "-",
+                         *_cells(pairs), "-"])
     return [
         "## Ablations", "",
         ("Each parameter changed alone, or one rule removed (`<scheme>-no-<rule>`), against "
-         "the scheme's defaults on the same development scenarios and seeds. *Runs that write "
+         "the scheme's defaults on the same development scenarios and seeds (how many seeds "
+         "each scenario has varies between rows: the seeds both ran). *Runs that write "
          "otherwise*: the (scenario, seed) runs whose alpha writes differ from the "
          "defaults' (the simulation is deterministic, so the difference is the "
          "parameter's). Then, over (scenario, metric) pairs: better / worse beyond the "
@@ -140,7 +149,7 @@ def section(res: dict[str, Any]) -> list[str]:
          "the same seeds: a change that means nothing, measured the same way. An ablation "
          "whose figures lie within the placebo's shows no effect these seeds can resolve, "
          "whether or not it acts."), "",
-        *_table(["ablation", "against", "scenarios", "runs that write otherwise",
+        *_table(["ablation", "against", "scenarios (seeds each)", "runs that write otherwise",
                  "beyond the spread (better / worse)",
                  f"by more than {ABLATION_CHANGE:.0%} (better / worse)", "mean change",
                  f"mean change, {SE_FACTOR:g} SE",

@@ -210,7 +210,7 @@ def test_ablations_are_compared_with_their_defaults() -> None:
     table = "\n".join(ablations.section(res))
     # against auto@100ms, not DT: queries timed out doubled (one seed: a loss), nothing else
     # changed; the mean over the six metrics is 2^(1/6) - 1
-    assert ("| `auto[hold=0.5]@100ms` | `auto@100ms` | 1 | - | 0 / 1 | 0 / 1 | +12% | - | +100% |"
+    assert ("| `auto[hold=0.5]@100ms` | `auto@100ms` | 1 (1) | - | 0 / 1 | 0 / 1 | +12% | - | +100% |"
             in table)  # one scenario: no standard error
     # a variant without one rule is an ablation of the scheme it comes from
     res["rows"][row_key("s00", 1, "auto3-no-reset@100ms")] = {"1s": _m(8, 5, to=0.1)}
@@ -246,15 +246,21 @@ def test_ablations_count_the_runs_that_write_otherwise_and_sit_beside_the_placeb
     assert ablations.other_writes(res, "auto[margin=1]@100ms", "auto@100ms",
                                   ["s00", "s01"]) == (1, 4)
     table = "\n".join(ablations.section(res))
-    assert "| `auto[margin=1]@100ms` | `auto@100ms` | 2 | 1 of 4 | 0 / 0 | 0 / 0 | +0% |" in table
+    assert ("| `auto[margin=1]@100ms` | `auto@100ms` | 2 (2) | 1 of 4 | 0 / 0 | 0 / 0 | +0% |"
+            in table)
     # the placebo's p99 and mean at 11.5 against 10 on seeds 1-2: +15% on two metrics of six
-    assert "| `placebo` (seeds 1,2) | `dt` | 2 | - | 0 / 4 | 0 / 4 | +5% |" in table
+    assert "| `placebo` (seeds 1,2) | `dt` | 2 (2) | - | 0 / 4 | 0 / 4 | +5% |" in table
     # judged on the development half only: an evaluation row changes nothing
     res["scenarios"]["s02"] = {"half": "eval"}
     res["rows"][row_key("s02", 1, "auto@100ms")] = {"1s": _m(8, 5), "writes_sha": runs["a"]}
     res["rows"][row_key("s02", 1, "auto[margin=1]@100ms")] = {"1s": _m(80, 5),
                                                               "writes_sha": runs["b"]}
     assert "\n".join(ablations.section(res)) == table
+    # a third seed on one development scenario: the table says the seeds per scenario vary
+    for cfg in ("dt", "auto@100ms", "auto[margin=1]@100ms"):
+        res["rows"][row_key("s00", 3, cfg)] = {"1s": _m(8, 5), "writes_sha": runs["a"]}
+    assert "| `auto[margin=1]@100ms` | `auto@100ms` | 2 (2-3) | 1 of 5 |" in "\n".join(
+        ablations.section(res))
 
 
 def test_a_pairs_ratio_is_clipped_and_reads_higher_is_better_metrics_the_right_way(

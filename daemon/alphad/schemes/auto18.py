@@ -1,0 +1,60 @@
+"""`auto18`: raise the alpha of a class's idle queues when its bursts overflow, to exactly
+what DT's admission rule says they needed, and back off when the raise costs others.
+
+Every interval each managed queue is *idle* (it sent less than ``idle_util`` of line rate)
+or *busy*. An idle queue that dropped at least ``burst_frac`` of the bytes offered to it,
+on a port with at least ``idle_util`` of line rate to spare, was hit by a burst. Per class
+(level k: alpha = alpha_p 2^k; :mod:`alphad.schemes.auto` has each rule's reasoning):
+
+1. **Raise** a class with a burst to the level its biggest burst needed, at least one
+   more, never above ``alpha_cap``: a burst of S = peak + drops beside free buffer F was
+   admitted while S < alpha (F - S), so it needed S / (F - S) (ABM Eq. 5; FB Eq. 6-8).
+2. **Only idle queues take it.** A busy queue of a raised class (sustained flows) keeps
+   alpha_p, so it cannot grow to the raised threshold and take the free buffer from every
+   other queue. A queue follows its state each interval.
+3. **Decay**: a class without a burst for ``hold`` seconds steps down one level per
+   ``hold``, unless its idle queues' peaks in the last ``hold`` still needed the level.
+4. **Safety**: each class's loss fraction on idle and on busy queues, averaged over
+   ``hold``, is compared with the same average over the intervals run as DT. While any class
+   is raised, if a class that is not raised loses ``safety`` times that on its idle queues,
+   or any class does on its busy queues (and at least ``loss_min``), every raised class
+   steps down one level.
+5. **Fallback**: stale telemetry or a counter reset returns every queue to alpha_p and
+   forgets the history. Unmanaged queues are never touched.
+
+It is `auto9` without ``margin``: the factor over the needed alpha is 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from alphad.schemes._base import SchemeContext, numeric_params, register
+from alphad.schemes.auto9 import Auto9
+
+DEFAULTS: dict[str, float] = {
+    "idle_util": 0.1,  # fraction of line rate: a queue sending less is idle, a port not
+    # sparing that much is saturated
+    "burst_frac": 0.02,  # fraction of its bytes an idle queue drops when a burst overflows it
+    "alpha_cap": 16.0,  # highest alpha a raise reaches
+    "hold": 2.0,  # s: without bursts this long a raised class steps down one level
+    "safety": 2.0,  # factor: others' loss over their level under DT means harm
+    "loss_min": 0.001,  # fraction of bytes: a loss below it is never harm
+}
+POSITIVE = ("idle_util", "alpha_cap", "hold", "safety")  # must be > 0
+# `auto`'s rules this scheme fixes: the raise is S / (F - S) itself (factor 1), and on idle
+# queues the safety rule's floor is loss_min alone.
+FIXED: dict[str, float] = {"margin": 1.0, "idle_loss_min": 0.0}
+
+
+class Auto18(Auto9):
+    """`auto9` whose raise is exactly what DT's admission rule says a burst needed."""
+
+    name = "auto18"
+
+
+@register("auto18")
+def make(ctx: SchemeContext, params: Mapping[str, Any]) -> Auto18:
+    return Auto18(ctx, {**numeric_params("auto18", params, DEFAULTS, positive=POSITIVE),
+                        **FIXED})
