@@ -1,13 +1,12 @@
 """Benchmark: cost of one control step and of one full cycle.
 
 compute step = estimate + scheme + quantize (Controller.step) on synthetic
-telemetry, for 128/512/2048/8192 queues, without drops (where `auto9` stays on DT's fast
-path) and with 5% of the queues dropping every interval (its full path); guards = the loop's fail-safe checks of a
+telemetry, for 128/512/2048/8192 queues, without drops (where the default scheme stays on
+DT's fast path) and with 5% of the queues dropping every interval (its full path); guards = the loop's fail-safe checks of a
 sample and of its estimates plus the write limiter (alphad.failsafe, alphad.limits);
 full cycle = read + compute (with the guards) + write against the virtual ASIC
 through libalphad-sai (manual clock, so the model thread does not compete), with
-`abm` and with the default scheme, `auto9` (whose raises the virtual ASIC's incasts
-trigger). Targets at 512 queues: <= 50 us per compute step, <= 200 us per full
+`abm` and with the default scheme (whose raises the virtual ASIC's incasts trigger). Targets at 512 queues: <= 50 us per compute step, <= 200 us per full
 cycle. Writes bench/results/loop.json.
 """
 
@@ -24,6 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
+from alphad.config import Config
 from alphad.controller import Controller, build_classes
 from alphad.failsafe import FailSafe
 from alphad.limits import Limiter
@@ -35,7 +35,8 @@ SIZES = (128, 512, 2048, 8192)
 QUEUES = 8
 PRIOS = [("bulk", [0, 1, 2, 4, 5, 6, 7], 0.5, None), ("query", [3], 0.5, None)]
 WARM = 2100  # untimed intervals (1 ms) before the paired timing: past `auto`'s hold of 2 s
-LOSSY = 0.05  # intervals in which 5% of the queues drop: auto9's full path, not its fast path
+LOSSY = 0.05  # intervals in which 5% of the queues drop: the default's full path, not its fast path
+DEFAULT = str(Config.model_fields["scheme"].default)  # the scheme a configuration runs unless it names one
 
 
 def topology(n: int) -> Topology:
@@ -91,8 +92,8 @@ def bench_compute(n: int, scheme: str, reps: int, lossy: float = 0.0) -> dict:
 
 
 def bench_paired(n: int, reps: int, lossy: float = LOSSY, warm: int = WARM,
-                 configs: tuple[str, ...] = ("dt", "abm", "auto9", "auto13+sp", "auto14", "auto",
-                                             "auto4+sp")
+                 configs: tuple[str, ...] = ("dt", "abm", DEFAULT, "auto9", "auto13+sp", "auto14",
+                                             "auto", "auto4+sp")
                  ) -> dict:
     """The compute step of several schemes on the same telemetry, one interval of each in
     turn, so that a noisy machine slows all of them alike: medians and ratios to the first.
@@ -118,7 +119,7 @@ def bench_paired(n: int, reps: int, lossy: float = LOSSY, warm: int = WARM,
             "ratio": {c: m / med[0] for c, m in zip(configs, med, strict=True)}}
 
 
-def bench_guards(n: int, reps: int, scheme: str = "auto9") -> dict:
+def bench_guards(n: int, reps: int, scheme: str = DEFAULT) -> dict:
     """Fail-safe checks and write limiter of one interval, on top of Controller.step."""
     topo = topology(n)
     ctl = Controller(topo, build_classes(topo, PRIOS), scheme=scheme, quantizer=Quantizer(),
@@ -196,8 +197,8 @@ def main() -> int:
     print(f"{'queues':>7} {'scheme':>14} {'drops':>6} {'compute median us':>18} {'p99 us':>8}"
           "  (drops: share of queues dropping each interval)")
     for n in SIZES:
-        for scheme, lossy in (("dt", 0.0), ("abm", 0.0), ("fb", 0.0), ("auto9", 0.0),
-                              ("dt", LOSSY), ("auto9", LOSSY), ("auto-reference", LOSSY)):
+        for scheme, lossy in (("dt", 0.0), ("abm", 0.0), ("fb", 0.0), (DEFAULT, 0.0),
+                              ("dt", LOSSY), (DEFAULT, LOSSY), ("auto-reference", LOSSY)):
             r = bench_compute(n, scheme, a.reps if n <= 2048 else a.reps // 4, lossy)
             res["compute"].append(r)
             print(f"{n:>7} {scheme:>14} {lossy:>6.0%} {r['median_us']:>18.1f}"
@@ -221,7 +222,7 @@ def main() -> int:
     print(f"\n{'queues':>7} {'scheme':>6} {'read':>8} {'compute':>8} {'write':>8} {'total':>8}"
           f" {'p99':>8} {'writes':>7}  (us, full cycle through libalphad-sai, virtual ASIC)")
     for n in SIZES:
-        for scheme in ("abm", "auto9"):
+        for scheme in ("abm", DEFAULT):
             try:
                 r = bench_cycle(n, a.reps if n <= 2048 else a.reps // 4, scheme)
             except Exception as e:  # noqa: BLE001 - report and go on

@@ -4,8 +4,8 @@
     python -m bench.suite run --half dev --configs abm,auto@100ms,auto@1s --statics
     python -m bench.suite report                     # docs/evaluation.md and its plots
     python -m bench.suite trace s24 auto@100ms       # the alphas a controller wrote in a run
-    python -m bench.suite power --half s21 --scheme auto9   # its safety rule against real harm
-    python -m bench.suite raises --half s23 --scheme auto9  # its raises by cause and by truth
+    python -m bench.suite power --half s21 --scheme auto18  # its safety rule against real harm
+    python -m bench.suite raises --half s23 --scheme auto18 # its raises by cause and by truth
 
 ``run`` always runs DT (every metric is paired with it). ``--scheduler tcp://host:8786``
 sends the runs to a Dask cluster whose workers share the cache directory
@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
                        "under DT")
     f.add_argument("--half", default="dev", help=HALF_HELP)
     f.add_argument("--seed", type=int, default=1)
-    f.add_argument("--schemes", default="auto9", help="auto-family schemes, comma-separated")
+    f.add_argument("--schemes", default="auto18", help="auto-family schemes, comma-separated")
     for cmd, text in (("power", ("the safety rule against the harm a scheme's raises did "
                                  "(its run, DT's and the placebo's telemetry, replayed in "
                                  "step)")),
@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         w = sub.add_parser(cmd, help=text)
         w.add_argument("--half", default="dev", help=HALF_HELP)
         w.add_argument("--seed", type=int, default=1)
-        w.add_argument("--scheme", default="auto9", help="an `auto`-family scheme")
+        w.add_argument("--scheme", default="auto18", help="an `auto`-family scheme")
         w.add_argument("--interval", default="100ms", help="the run's interval: 100ms or 1s")
     a = ap.parse_args(argv)
 

@@ -197,7 +197,7 @@ class ApiConfig(Strict):
 
 class Config(Strict):
     interval: Annotated[Duration, Field(ge=1e-5, le=3600)] = 0.1
-    scheme: str = "auto9"
+    scheme: str = "auto18"
     scheme_params: dict[str, Any] = Field(default_factory=dict)
     priorities: Annotated[list[PriorityConfig], Field(min_length=1)]
     quantize: QuantizeConfig = QuantizeConfig()

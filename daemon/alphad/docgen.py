@@ -276,13 +276,23 @@ def _scheme_params() -> dict[str, dict[str, tuple[float, str]]]:
     return out
 
 
+def _default_scheme() -> str:
+    """The scheme a configuration that names none runs."""
+    from alphad.config import Config
+
+    return str(Config.model_fields["scheme"].default)
+
+
 def _scheme_summary(name: str) -> str:
-    """The first sentence of the scheme module's docstring, without a leading "`name`: "."""
+    """The first sentence of the scheme module's docstring, without a leading "`name`: " or
+    "`name`, the default: " (which scheme is the default is the configuration's to say)."""
     from alphad import schemes
 
     mod = sys.modules.get(schemes.get(name).__module__)
     para = ((mod.__doc__ if mod else None) or "").strip().split("\n\n", 1)[0]
     text = " ".join(para.split()).removeprefix(f"`{name}`: ")
+    text = text.removeprefix(f"`{name}`, the default: ")
+    text = text[:1].upper() + text[1:]
     return re.split(r"\.\s+(?=[A-Z`])", text, maxsplit=1)[0].rstrip(".")
 
 
@@ -385,13 +395,15 @@ def generate() -> str:
         out += ["", f"### `{name.split(' ', 1)[1]}`", "", *_table(groups[name])]
     out += ["", "## Schemes", "",
             "`scheme` names one of these; `scheme_params` sets the parameters of the "
-            "scheme in use (numbers, at least 0). How the default controller, `auto9`, "
-            "uses its parameters: [how auto works](how-auto-works.md).", ""]
+            f"scheme in use (numbers, at least 0). How the default controller, "
+            f"`{_default_scheme()}`, uses its parameters: [how auto works](how-auto-works.md).",
+            ""]
     params = _scheme_params()
     out += ["| scheme | what it does | parameters |", "|---|---|---|"]
     for s, p in params.items():
         n = f"{len(p)}, [below](#{s}-parameters)" if p else "none"
-        out.append(f"| `{s}` | {_cell(_scheme_summary(s))} | {n} |")
+        mark = " (the default)" if s == _default_scheme() else ""
+        out.append(f"| `{s}`{mark} | {_cell(_scheme_summary(s))} | {n} |")
     for s, p in params.items():
         if not p:
             continue

@@ -45,11 +45,11 @@ def test_good_config(base: Path) -> None:
     assert c.quantize.kmin == -8 and c.quantize.kmax == 7
 
 
-def test_scheme_defaults_to_auto9(base: Path) -> None:
+def test_scheme_defaults_to_auto18(base: Path) -> None:
     """Without `scheme`, the candidate that leads on the evaluation half (not abm)."""
     text = GOOD.replace("scheme: abm\n", "")
     assert "scheme" not in text
-    assert parse(text, base).scheme == "auto9"
+    assert parse(text, base).scheme == "auto18"
 
 
 @pytest.mark.parametrize(

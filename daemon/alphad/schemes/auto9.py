@@ -1,4 +1,4 @@
-"""`auto9`, the default: raise the alpha of a class's idle queues when its bursts overflow,
+"""`auto9`: raise the alpha of a class's idle queues when its bursts overflow,
 by what DT's admission rule says they needed, and back off when the raise costs others.
 
 Every interval each managed queue is *idle* (it sent less than ``idle_util`` of line rate)
