@@ -92,14 +92,14 @@ def bench_compute(n: int, scheme: str, reps: int, lossy: float = 0.0) -> dict:
 
 
 def bench_paired(n: int, reps: int, lossy: float = LOSSY, warm: int = WARM,
-                 configs: tuple[str, ...] = ("dt", "abm", DEFAULT, "auto9", "auto13+sp", "auto14",
-                                             "auto", "auto4+sp")
+                 configs: tuple[str, ...] = ("dt", "abm", DEFAULT, "auto9", "auto",
+                                             "auto4+sp")
                  ) -> dict:
     """The compute step of several schemes on the same telemetry, one interval of each in
     turn, so that a noisy machine slows all of them alike: medians and ratios to the first.
     ``scheme+sp``: the query class is served in strict priority before the bulk class.
-    The first ``warm`` intervals are not timed: a scheme that waits for a reference under DT
-    (`auto14`) is past its wait when the timing starts."""
+    The first ``warm`` intervals are not timed: every scheme is past its first ``hold`` (the
+    `auto` schemes' averages and decay) when the timing starts."""
     topo = topology(n)
     ctls = []
     for name in configs:
