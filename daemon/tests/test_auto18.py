@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 from test_auto import Switch, burst, web_and_bursts
 
-from alphad.schemes import auto9, auto18
+from alphad.docgen import _scheme_params
+from alphad.schemes import auto18
 
 
 def two_classes(scheme: str = "auto18", **params):  # type: ignore[no-untyped-def]
@@ -15,11 +16,13 @@ def two_classes(scheme: str = "auto18", **params):  # type: ignore[no-untyped-de
                   **params)
 
 
-def test_its_parameters_are_auto9s_without_margin() -> None:
-    assert set(auto18.DEFAULTS) == set(auto9.DEFAULTS) - {"margin"}
-    assert all(auto18.DEFAULTS[k] == auto9.DEFAULTS[k] for k in auto18.DEFAULTS)
+def test_margin_is_not_a_parameter_and_each_parameter_is_documented() -> None:
     with pytest.raises(ValueError, match="auto18: unknown parameter 'margin'"):
         two_classes(margin=1.25)
+    # the configuration reference gives every parameter its comment and unit
+    params = _scheme_params()["auto18"]
+    assert sorted(params) == sorted(auto18.DEFAULTS) and len(params) == 6
+    assert all(comment for _default, comment in params.values())
 
 
 def test_the_raise_is_what_the_burst_needed() -> None:

@@ -31,21 +31,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from alphad.schemes._base import SchemeContext, numeric_params, register
+from alphad.schemes.auto import POSITIVE as AUTO_POSITIVE
+from alphad.schemes.auto9 import DEFAULTS as AUTO9_DEFAULTS
 from alphad.schemes.auto9 import Auto9
 
-DEFAULTS: dict[str, float] = {
-    "idle_util": 0.1,  # fraction of line rate: a queue sending less is idle, a port not
-    # sparing that much is saturated
-    "burst_frac": 0.02,  # fraction of its bytes an idle queue drops when a burst overflows it
-    "alpha_cap": 16.0,  # highest alpha a raise reaches
-    "hold": 2.0,  # s: without bursts this long a raised class steps down one level
-    "safety": 2.0,  # factor: others' loss over their level under DT means harm
-    "loss_min": 0.001,  # fraction of bytes: a loss below it is never harm
-}
-POSITIVE = ("idle_util", "alpha_cap", "hold", "safety")  # must be > 0
-# `auto`'s rules this scheme fixes: the raise is S / (F - S) itself (factor 1), and on idle
-# queues the safety rule's floor is loss_min alone.
-FIXED: dict[str, float] = {"margin": 1.0, "idle_loss_min": 0.0}
+# `auto9`'s parameters without margin (each one's unit beside it in alphad.schemes.auto)
+DEFAULTS: dict[str, float] = {k: v for k, v in AUTO9_DEFAULTS.items() if k != "margin"}
+POSITIVE = tuple(k for k in AUTO_POSITIVE if k in DEFAULTS)  # must be > 0
+# The raise is S / (F - S) itself: `auto`'s factor over the needed alpha fixed at 1.
+FIXED: dict[str, float] = {"margin": 1.0}
 
 
 class Auto18(Auto9):
