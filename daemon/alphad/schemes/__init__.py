@@ -8,7 +8,7 @@ quantizes it and writes only what changed. Schemes do no I/O.
 
 from __future__ import annotations
 
-from alphad.schemes import abm, auto, auto4, auto9, auto18, auto19, dt, fb, reference  # noqa: F401  (registration)
+from alphad.schemes import abm, auto, auto4, auto9, auto18, dt, fb, reference  # noqa: F401  (registration)
 from alphad.schemes._base import Scheme, SchemeContext, get, known, register
 
 __all__ = ["Scheme", "SchemeContext", "get", "known", "register"]
