@@ -258,6 +258,8 @@ def _scheme_params() -> dict[str, dict[str, tuple[float, str]]]:
 
     out: dict[str, dict[str, tuple[float, str]]] = {}
     for name in schemes.known():
+        if not schemes.get(name).__module__.startswith("alphad.schemes."):
+            continue  # registered by a harness in this process, not one of the daemon's
         mod = sys.modules.get(schemes.get(name).__module__)
         defaults = getattr(mod, "DEFAULTS", None)
         if not isinstance(defaults, dict):
