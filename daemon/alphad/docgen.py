@@ -258,9 +258,10 @@ def _scheme_params() -> dict[str, dict[str, tuple[float, str]]]:
 
     out: dict[str, dict[str, tuple[float, str]]] = {}
     for name in schemes.known():
-        if not schemes.get(name).__module__.startswith("alphad.schemes."):
+        module = schemes.get(name).__module__
+        if not module.startswith("alphad.schemes."):
             continue  # registered by a harness in this process, not one of the daemon's
-        mod = sys.modules.get(schemes.get(name).__module__)
+        mod = sys.modules.get(module)
         defaults = getattr(mod, "DEFAULTS", None)
         if not isinstance(defaults, dict):
             out[name] = {}
