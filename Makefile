@@ -78,7 +78,7 @@ bench-fidelity: ns3
 	$(VENV)/bin/pip install --quiet -e 'daemon[sim]'
 	$(PY) -m bench.fidelity $(FIDELITY_ARGS)
 
-# the scenario suite (hours on 2 cores): SUITE_ARGS="--half dev --configs auto@100ms,auto@1s"
+# the scenario suite (hours on 2 cores): SUITE_ARGS="--half dev --configs auto18@100ms,auto18@1s"
 bench-suite: ns3
 	$(PY) -m bench.suite run $(SUITE_ARGS)
 	$(PY) -m bench.suite report

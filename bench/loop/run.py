@@ -22,6 +22,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import alphad.schemes.superseded  # noqa: F401  (`auto9` and `auto`, timed beside the default)
 import numpy as np
 from alphad.config import Config
 from alphad.controller import Controller, build_classes

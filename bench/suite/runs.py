@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import alphad.schemes.superseded  # noqa: F401  (their evaluation rows are reproduced)
 from alphad_ns3.run import default_program
 from alphad_ns3.scenario import RunSpec
 

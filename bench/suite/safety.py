@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, get_type_hints
 
+import alphad.schemes.superseded  # noqa: F401  (their evaluation rows are reproduced)
 from alphad import schemes
 from alphad.estimate import Estimator
 from alphad.quantize import Quantizer
@@ -38,7 +39,7 @@ def check(names: Sequence[str], flag: str = "--schemes") -> None:
     """ValueError naming ``flag`` and the first of ``names`` that is not a registered scheme
     with `auto`'s safety rule."""
     for n in names:
-        if n not in schemes.known():
+        if not schemes.registered(n):
             raise ValueError(f"{flag}: unknown scheme {n!r}")
         made = get_type_hints(schemes.get(n)).get("return", object)
         has_safety = isinstance(made, type) and issubclass(made, Auto)

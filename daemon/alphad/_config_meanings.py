@@ -36,8 +36,9 @@ MEANINGS: dict[str, str] = {
                                 "(it lowers that queue's threshold)",
     "priorities[].group": "FB priority group over which N_p is counted (default: the class)",
     "priorities[].strict": "strict-priority rank of the class's queues in the port scheduler: "
-                           "served before classes of a larger rank and every class without one "
-                           "(read by `auto4`'s burst test). Where no class sets one, the `sonic` "
+                           "served before classes of a larger rank and every class without one. "
+                           "No scheme a switch runs reads it yet (only the `auto4` candidate's "
+                           "burst test in the evaluation). Where no class sets one, the `sonic` "
                            "and `gnmi` backends read CONFIG_DB's QUEUE and SCHEDULER tables: a "
                            "class whose queues are all on STRICT schedulers is strict, the "
                            "higher queue index first",

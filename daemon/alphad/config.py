@@ -230,7 +230,7 @@ class Config(Strict):
     def _known_scheme(cls, v: str) -> str:
         from alphad import schemes
 
-        if v not in schemes.known():
+        if not schemes.registered(v):
             raise ValueError(f"unknown scheme {v!r} (known: {', '.join(schemes.known())})")
         return v
 

@@ -413,7 +413,20 @@ def generate() -> str:
         out += ["", f"### `{s}` parameters", "", "| parameter | default | meaning |",
                 "|---|---|---|"]
         out += [f"| `{k}` | `{v:g}` | {_cell(c)} |" for k, (v, c) in p.items()]
+        fixed = _scheme_fixed(s)
+        if fixed:
+            out += ["", "Fixed, and refused under `scheme_params`: " + ", ".join(
+                f"`{k}` {v:g}" for k, v in fixed.items()) + "."]
     return "\n".join(out) + "\n"
+
+
+def _scheme_fixed(name: str) -> dict[str, float]:
+    """The values a scheme fixes of the parameters of the scheme it is built on (its
+    module's ``FIXED``)."""
+    from alphad import schemes
+
+    fixed = getattr(sys.modules.get(schemes.get(name).__module__), "FIXED", None)
+    return dict(fixed) if isinstance(fixed, dict) else {}
 
 
 def main(argv: list[str] | None = None) -> int:

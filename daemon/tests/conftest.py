@@ -8,6 +8,7 @@ import pytest
 from alphad_vswitch.redisproc import RedisServer
 from alphad_vswitch.switch import VSwitch
 
+import alphad.schemes.superseded  # noqa: F401  (their tests, and `auto18` against them)
 from alphad.model import Sample, Topology
 
 

@@ -16,12 +16,18 @@ def two_classes(scheme: str = "auto18", **params):  # type: ignore[no-untyped-de
                   **params)
 
 
-def test_margin_is_not_a_parameter_and_each_parameter_is_documented() -> None:
-    with pytest.raises(ValueError, match="auto18: unknown parameter 'margin'"):
-        two_classes(margin=1.25)
+@pytest.mark.parametrize("key,value", [("margin", 1.25), ("hold", 0.5), ("safety", 1000),
+                                       ("loss_min", 0.01)])
+def test_fixed_keys_are_refused_by_name(key: str, value: float) -> None:
+    with pytest.raises(ValueError, match=f"auto18: {key} is not a parameter .fixed at "
+                                         f"{auto18.FIXED[key]:g}; parameters: alpha_cap"):
+        two_classes(**{key: value})
+
+
+def test_each_parameter_is_documented() -> None:
     # the configuration reference gives every parameter its comment and unit
     params = _scheme_params()["auto18"]
-    assert sorted(params) == sorted(auto18.DEFAULTS) and len(params) == 6
+    assert sorted(params) == ["alpha_cap", "burst_frac", "idle_util"]
     assert all(comment for _default, comment in params.values())
 
 
@@ -37,12 +43,12 @@ def test_the_raise_is_what_the_burst_needed() -> None:
     assert b.step(**burst(1, size=350_000, dropped=100_000))[1] == 2.0
 
 
-@pytest.mark.parametrize("seed,hold,web_busy", [(1, 0.3, False), (2, 2.0, True),
-                                                 (3, 0.5, True)])
-def test_it_is_auto9_with_margin_1(seed: int, hold: float, web_busy: bool) -> None:
+@pytest.mark.parametrize("seed,web_busy", [(1, False), (2, True), (3, True)])
+def test_it_is_auto9_with_its_fixed_values(seed: int, web_busy: bool) -> None:
     # on random traffic with bursts, busy queues and the safety rule, interval by interval
-    a = two_classes(hold=hold)
-    b = two_classes("auto9", hold=hold, margin=1.0)
+    a = two_classes()
+    b = two_classes("auto9", margin=1.0, hold=auto18.HOLD_S, safety=auto18.SAFETY,
+                    loss_min=auto18.LOSS_MIN)
     raised = 0
     for step in web_and_bursts(seed, web_busy=web_busy):
         out = a.step(**step)

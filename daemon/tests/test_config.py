@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -120,3 +123,22 @@ def test_check_config_cli(base: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert "scheme_params:" in err and "Traceback" not in err
     assert main(["check-config", "-c", str(base / "nope.yaml")]) == 2
     assert "config file not found" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("scheme", ["auto", "auto4", "auto9"])
+def test_the_daemon_refuses_a_superseded_candidate(base: Path, scheme: str) -> None:
+    """A daemon process (which never imports alphad.schemes.superseded) does not run the
+    candidates the evaluation keeps; the message lists what it runs."""
+    cfg = base / "c.yaml"
+    cfg.write_text(cfg_text(GOOD).replace("scheme: abm", f"scheme: {scheme}"))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    r = subprocess.run([sys.executable, "-m", "alphad.cli", "check-config", "-c", str(cfg)],
+                       capture_output=True, text=True, env=env, timeout=60)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert (f"scheme: unknown scheme '{scheme}' (known: abm, auto-reference, auto18, dt, fb)"
+            in r.stderr) and "Traceback" not in r.stderr
+    ok = base / "ok.yaml"
+    ok.write_text(cfg_text(GOOD).replace("scheme: abm", "scheme: auto18"))
+    r = subprocess.run([sys.executable, "-m", "alphad.cli", "check-config", "-c", str(ok)],
+                       capture_output=True, text=True, env=env, timeout=60)
+    assert r.returncode == 0, r.stderr

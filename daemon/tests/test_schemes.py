@@ -146,3 +146,15 @@ def test_unknown_scheme_and_params() -> None:
         assert "x" in str(e)
     else:
         raise AssertionError("unknown parameter accepted")
+
+
+def test_candidates_run_but_are_not_offered() -> None:
+    """The superseded candidates (registered here by the tests' conftest) build and run,
+    while what a configuration is offered, and the reference documents, leaves them out."""
+    assert schemes.candidates() == ["auto", "auto4", "auto9"]
+    assert not set(schemes.candidates()) & set(schemes.known())
+    assert "auto18" in schemes.known() and schemes.registered("auto9")
+    topo = make_topology()
+    classes = build_classes(topo, [("a", [0], 0.5, None)])
+    ctl = Controller(topo, classes, scheme="auto9", quantizer=Quantizer())
+    assert ctl.scheme.name == "auto9"

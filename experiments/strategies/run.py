@@ -35,6 +35,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import alphad.schemes.superseded  # registers the superseded candidates, which the runs name
 from alphad import schemes
 from alphad_ns3.scenario import RunSpec, Scenario
 from alphad_ns3.sweep import execute
@@ -242,7 +243,7 @@ def with_extra(own: list[Cfg], names: list[str]) -> list[Cfg]:
     out = list(own)
     for c in names:
         m = re.fullmatch(r"([a-z][a-z0-9-]*)@(\d+(?:\.\d+)?)ms", c)
-        if (m and m.group(1) != "auto" and m.group(1) in schemes.known()
+        if (m and m.group(1) != "auto" and schemes.registered(m.group(1))
                 and c not in {o[0] for o in own}):
             out.append((c, "alphad", float(m.group(2)) * 1e-3, ()))
     return out

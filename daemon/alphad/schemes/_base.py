@@ -13,7 +13,8 @@ from alphad.estimate import Estimates
 from alphad.model import Classes, Topology
 from alphad.quantize import Quantizer
 
-__all__ = ["Scheme", "SchemeContext", "get", "known", "numeric_params", "register"]
+__all__ = ["Scheme", "SchemeContext", "candidates", "get", "known", "numeric_params", "register",
+           "registered"]
 
 
 @dataclass(frozen=True)
@@ -40,20 +41,37 @@ class Scheme(Protocol):
 
 Factory = Callable[[SchemeContext, Mapping[str, Any]], Scheme]
 _REGISTRY: dict[str, Factory] = {}
+_CANDIDATES: set[str] = set()  # superseded candidates: alphad.schemes.superseded
 
 
-def register(name: str) -> Callable[[Factory], Factory]:
+def register(name: str, candidate: bool = False) -> Callable[[Factory], Factory]:
+    """Register a scheme's factory under ``name``; a ``candidate`` is one the evaluation
+    reproduces, not one that ``known()`` offers to a switch's configuration."""
     def deco(factory: Factory) -> Factory:
         if name in _REGISTRY:
             raise ValueError(f"scheme {name!r} registered twice")
         _REGISTRY[name] = factory
+        if candidate:
+            _CANDIDATES.add(name)
         return factory
 
     return deco
 
 
 def known() -> list[str]:
-    return sorted(_REGISTRY)
+    """The schemes a configuration may name."""
+    return sorted(set(_REGISTRY) - _CANDIDATES)
+
+
+def candidates() -> list[str]:
+    """The superseded candidates registered in this process (by importing
+    :mod:`alphad.schemes.superseded`), which harnesses may run."""
+    return sorted(_CANDIDATES)
+
+
+def registered(name: str) -> bool:
+    """Whether ``get(name)`` finds a factory: a known scheme or a registered candidate."""
+    return name in _REGISTRY
 
 
 def get(name: str) -> Factory:

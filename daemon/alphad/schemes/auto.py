@@ -37,7 +37,7 @@ import numpy as np
 
 from alphad._kernels import MAX_CLASSES, TINY, class_loss, class_peaks
 from alphad.estimate import Estimates
-from alphad.schemes._base import SchemeContext, numeric_params, register
+from alphad.schemes._base import SchemeContext, numeric_params
 from alphad.schemes._window import SlidingMax
 
 DEFAULTS: dict[str, float] = {
@@ -227,6 +227,5 @@ class Auto:
         return self.out.copy()
 
 
-@register("auto")
 def make(ctx: SchemeContext, params: Mapping[str, Any]) -> Auto:
     return Auto(ctx, numeric_params("auto", params, DEFAULTS, positive=POSITIVE))

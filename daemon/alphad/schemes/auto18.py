@@ -12,17 +12,18 @@ on a port with at least ``idle_util`` of line rate to spare, was hit by a burst.
 2. **Only idle queues take it.** A busy queue of a raised class (sustained flows) keeps
    alpha_p, so it cannot grow to the raised threshold and take the free buffer from every
    other queue. A queue follows its state each interval.
-3. **Decay**: a class without a burst for ``hold`` seconds steps down one level per
-   ``hold``, unless its idle queues' peaks in the last ``hold`` still needed the level.
+3. **Decay**: a class without a burst for HOLD_S seconds steps down one level per
+   HOLD_S, unless its idle queues' peaks in the last HOLD_S still needed the level.
 4. **Safety**: each class's loss fraction on idle and on busy queues, averaged over
-   ``hold``, is compared with the same average over the intervals run as DT. While any class
-   is raised, if a class that is not raised loses ``safety`` times that on its idle queues,
-   or any class does on its busy queues (and at least ``loss_min``), every raised class
+   HOLD_S, is compared with the same average over the intervals run as DT. While any class
+   is raised, if a class that is not raised loses SAFETY times that on its idle queues,
+   or any class does on its busy queues (and at least LOSS_MIN), every raised class
    steps down one level.
 5. **Fallback**: stale telemetry or a counter reset returns every queue to alpha_p and
    forgets the history. Unmanaged queues are never touched.
 
-It is `auto9` without ``margin``: the factor over the needed alpha is 1.
+It is `auto9` with ``margin`` 1 and ``hold``, ``safety`` and ``loss_min`` fixed: its
+parameters are the three whose ablations move the suite's figures.
 """
 
 from __future__ import annotations
@@ -35,11 +36,16 @@ from alphad.schemes.auto import POSITIVE as AUTO_POSITIVE
 from alphad.schemes.auto9 import DEFAULTS as AUTO9_DEFAULTS
 from alphad.schemes.auto9 import Auto9
 
-# `auto9`'s parameters without margin (each one's unit beside it in alphad.schemes.auto)
-DEFAULTS: dict[str, float] = {k: v for k, v in AUTO9_DEFAULTS.items() if k != "margin"}
+HOLD_S = 2.0  # s: a class without bursts this long steps down a level; the loss averages' time
+SAFETY = 2.0  # factor: others' loss over their DT level that means a raise harms them
+LOSS_MIN = 0.001  # fraction of bytes: a loss below it is never harm
+# Fixed: the raise is S / (F - S) itself (`auto`'s factor over the needed alpha at 1), and
+# the three parameters of `auto9` whose ablations on the development half moved nothing.
+FIXED: dict[str, float] = {"margin": 1.0, "hold": HOLD_S, "safety": SAFETY,
+                           "loss_min": LOSS_MIN}
+# `auto9`'s other parameters (each one's unit beside it in alphad.schemes.auto)
+DEFAULTS: dict[str, float] = {k: v for k, v in AUTO9_DEFAULTS.items() if k not in FIXED}
 POSITIVE = tuple(k for k in AUTO_POSITIVE if k in DEFAULTS)  # must be > 0
-# The raise is S / (F - S) itself: `auto`'s factor over the needed alpha fixed at 1.
-FIXED: dict[str, float] = {"margin": 1.0}
 
 
 class Auto18(Auto9):
@@ -50,5 +56,10 @@ class Auto18(Auto9):
 
 @register("auto18")
 def make(ctx: SchemeContext, params: Mapping[str, Any]) -> Auto18:
+    fixed = sorted(set(params) & set(FIXED))
+    if fixed:
+        k = fixed[0]
+        raise ValueError(f"scheme auto18: {k} is not a parameter (fixed at {FIXED[k]:g}; "
+                         f"parameters: {', '.join(sorted(DEFAULTS))})")
     return Auto18(ctx, {**numeric_params("auto18", params, DEFAULTS, positive=POSITIVE),
                         **FIXED})

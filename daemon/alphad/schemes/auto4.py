@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from alphad.estimate import Estimates
-from alphad.schemes._base import SchemeContext, numeric_params, register
+from alphad.schemes._base import SchemeContext, numeric_params
 from alphad.schemes.auto import DEFAULTS as AUTO_DEFAULTS
 from alphad.schemes.auto import POSITIVE, Auto
 
@@ -49,6 +49,5 @@ class Auto4(Auto):
         return burst
 
 
-@register("auto4")
 def make(ctx: SchemeContext, params: Mapping[str, Any]) -> Auto4:
     return Auto4(ctx, numeric_params("auto4", params, DEFAULTS, positive=POSITIVE))

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from alphad.estimate import Estimates
-from alphad.schemes._base import SchemeContext, numeric_params, register
+from alphad.schemes._base import SchemeContext, numeric_params
 from alphad.schemes.auto import DEFAULTS as AUTO_DEFAULTS
 from alphad.schemes.auto import POSITIVE, Auto
 
@@ -53,6 +53,5 @@ class Auto9(Auto):
         return out
 
 
-@register("auto9")
 def make(ctx: SchemeContext, params: Mapping[str, Any]) -> Auto9:
     return Auto9(ctx, numeric_params("auto9", params, DEFAULTS, positive=POSITIVE))

@@ -63,7 +63,7 @@ def overrides(base: Config, glob: dict[str, str], classes: dict[str, dict[str, s
                              "1..3600000")
         update["interval"] = int(v) / 1000.0
     if "scheme" in glob:
-        if glob["scheme"] not in schemes.known():
+        if not schemes.registered(glob["scheme"]):
             raise ValueError(f"{g} scheme: unknown scheme {glob['scheme']!r} (known: "
                              f"{', '.join(schemes.known())})")
         update["scheme"] = glob["scheme"]

@@ -173,6 +173,7 @@ def alphad_config(settings: dict[str, Any]) -> Any:
 
     Validated by ``alphad.config.parse_config``: errors name the field.
     """
+    import alphad.schemes.superseded  # noqa: F401  (their evaluation rows are reproduced)
     import yaml
     from alphad.config import parse_config
 
