@@ -19,7 +19,7 @@ import os
 import sys
 from pathlib import Path
 
-from bench.suite.runs import parse_config
+from bench.suite.runs import parse_config, split_configs
 from bench.suite.scenarios import DISTRIBUTION, suite
 
 HALF_HELP = "dev, eval, extension, all, or scenario names (s03,s17,d02)"
@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
             scenarios = suite(a.half)
             if a.cheap_first:
                 scenarios.sort(key=lambda s: s.cost)
-            configs = [c for c in a.configs.split(",") if c]
+            configs = split_configs(a.configs)
             for c in configs:
                 parse_config(c)
             seeds = [int(x) for x in a.seeds.split(",")]

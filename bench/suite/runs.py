@@ -62,6 +62,12 @@ class Config:
     other_alpha: float = 0.0
 
 
+def split_configs(text: str) -> list[str]:
+    """A ``--configs`` list: names split at the commas outside brackets, so that one config
+    may set several parameters (``auto9[margin=1,hold=8]@1s``)."""
+    return [c for c in re.split(r",(?![^\[\]]*\])", text) if c]
+
+
 def parse_config(name: str) -> Config:
     """``dt``, ``placebo``, ``abm``, ``scheme@100ms``, ``scheme[k=v,...]@1s`` or ``static:4,0.25``."""
     if name in ("dt", "placebo", "abm"):

@@ -51,7 +51,7 @@ class ConfigUpdate(BaseModel):
     interval: Annotated[str | float | None, Field(
         description="control interval: '100ms', '1s' or seconds", examples=["50ms"])] = None
     scheme: Annotated[str | None, Field(
-        description="dt | abm | fb | auto18 | auto9 | auto | auto-reference",
+        description="dt | abm | fb | auto18 | auto-reference",
         examples=["auto18"])] = None
     scheme_params: Annotated[dict[str, Any] | None, Field(
         description="replaces the scheme's parameters")] = None

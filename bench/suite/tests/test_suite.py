@@ -23,7 +23,7 @@ from bench.suite.campaign import (
     supersede,
     writes_digest,
 )
-from bench.suite.runs import parse_config, spec
+from bench.suite.runs import parse_config, spec, split_configs
 from bench.suite.scenarios import DISTRIBUTION, N_EXTENSION, N_SCENARIOS, draw, suite
 
 
@@ -81,6 +81,13 @@ def test_the_extension_is_development_data_with_dctcp_and_data_mining_sizes() ->
     assert [dataclasses.replace(s, tcp="dctcp", cdf="datamining") for s in free] == fixed
     # everything but the fixed fields follows the distribution: more than one of each
     assert len({s.sched for s in ext}) == 2 and len({s.classes for s in ext}) > 2
+
+
+def test_a_config_list_splits_outside_brackets() -> None:
+    assert split_configs("dt,auto9[margin=1,hold=8]@1s,,auto18@100ms") == [
+        "dt", "auto9[margin=1,hold=8]@1s", "auto18@100ms"]
+    c = parse_config(split_configs("auto9[margin=1,hold=8]@1s")[0])
+    assert c.params == (("margin", 1.0), ("hold", 8.0)) and c.interval_s == 1.0
 
 
 def test_configs_parse_and_become_runs() -> None:
