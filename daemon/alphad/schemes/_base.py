@@ -82,9 +82,17 @@ def get(name: str) -> Factory:
 
 
 def numeric_params(scheme: str, params: Mapping[str, Any], defaults: Mapping[str, float],
-                   positive: tuple[str, ...] = ()) -> dict[str, float]:
+                   positive: tuple[str, ...] = (),
+                   fixed: Mapping[str, float] | None = None) -> dict[str, float]:
     """A scheme's numeric parameters: known keys only, finite and >= 0, the ``positive``
-    ones > 0. Errors name the scheme and the key."""
+    ones > 0, and the ``fixed`` values (refused as keys) added. Errors name the scheme and
+    the key."""
+    fixed = fixed or {}
+    refused = sorted(set(params) & set(fixed))
+    if refused:
+        k = refused[0]
+        raise ValueError(f"scheme {scheme}: {k} is not a parameter (fixed at {fixed[k]:g}; "
+                         f"parameters: {', '.join(sorted(defaults))})")
     unknown = sorted(set(params) - set(defaults))
     if unknown:
         raise ValueError(f"scheme {scheme}: unknown parameter {unknown[0]!r} "
@@ -97,4 +105,4 @@ def numeric_params(scheme: str, params: Mapping[str, Any], defaults: Mapping[str
     for k in positive:
         if k in out and out[k] <= 0:
             raise ValueError(f"scheme {scheme}: {k} must be > 0")
-    return out
+    return {**out, **fixed}

@@ -39,8 +39,8 @@ from alphad.schemes.auto9 import Auto9
 HOLD_S = 2.0  # s: a class without bursts this long steps down a level; the loss averages' time
 SAFETY = 2.0  # factor: others' loss over their DT level that means a raise harms them
 LOSS_MIN = 0.001  # fraction of bytes: a loss below it is never harm
-# Fixed: the raise is S / (F - S) itself (`auto`'s factor over the needed alpha at 1), and
-# the three parameters of `auto9` whose ablations on the development half moved nothing.
+# Values of `auto9`'s parameters that are not parameters here: the raise is S / (F - S)
+# itself (margin 1), and the constants above (their ablations: docs/how-auto-works.md).
 FIXED: dict[str, float] = {"margin": 1.0, "hold": HOLD_S, "safety": SAFETY,
                            "loss_min": LOSS_MIN}
 # `auto9`'s other parameters (each one's unit beside it in alphad.schemes.auto)
@@ -56,10 +56,5 @@ class Auto18(Auto9):
 
 @register("auto18")
 def make(ctx: SchemeContext, params: Mapping[str, Any]) -> Auto18:
-    fixed = sorted(set(params) & set(FIXED))
-    if fixed:
-        k = fixed[0]
-        raise ValueError(f"scheme auto18: {k} is not a parameter (fixed at {FIXED[k]:g}; "
-                         f"parameters: {', '.join(sorted(DEFAULTS))})")
-    return Auto18(ctx, {**numeric_params("auto18", params, DEFAULTS, positive=POSITIVE),
-                        **FIXED})
+    return Auto18(ctx, numeric_params("auto18", params, DEFAULTS, positive=POSITIVE,
+                                      fixed=FIXED))

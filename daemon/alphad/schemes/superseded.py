@@ -15,8 +15,7 @@ configuration validated in the same process may name them, while ``schemes.known
 from __future__ import annotations
 
 from alphad.schemes import auto, auto4, auto9
-from alphad.schemes._base import register, registered
+from alphad.schemes._base import register
 
 for _name, _make in (("auto", auto.make), ("auto4", auto4.make), ("auto9", auto9.make)):
-    if not registered(_name):
-        register(_name, candidate=True)(_make)
+    register(_name, candidate=True)(_make)
