@@ -28,6 +28,14 @@ REPO = Path(__file__).resolve().parents[2]
 RESULTS = REPO / "bench" / "results" / "suite.json"
 
 
+def _floats(flag: str, text: str) -> list[float]:
+    """A comma-separated list of numbers; a ValueError names the flag."""
+    try:
+        return [float(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise ValueError(f"{flag}: {text!r} is not numbers, comma-separated") from None
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.suite", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -57,11 +65,16 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--switch", default="", help="only this switch (leaf0, spine1, ...)")
     b = sub.add_parser("bursts", help="burst tests judged on telemetry recorded under DT")
     b.add_argument("--half", default="dev", help=HALF_HELP)
-    b.add_argument("--seed", type=int, default=1)
+    b.add_argument("--seed", default="1", help="a seed, or seeds comma-separated")
     b.add_argument("--ahead", action="store_true",
                    help="judge each flag against the next interval, when its raise acts")
     b.add_argument("--confirm-s", type=float, default=0.0,
                    help="count a class's flag only if it had one in this many seconds before")
+    b.add_argument("--burst-frac", default="",
+                   help="sweep `auto`'s test over these burst_frac values (comma-separated), "
+                   "judged ahead, over all the recordings")
+    b.add_argument("--idle-util", default="0.1",
+                   help="with --burst-frac: the idle_util values of the sweep")
     f = sub.add_parser("safety", help="the safety rule's false alarms on telemetry recorded "
                        "under DT")
     f.add_argument("--half", default="dev", help=HALF_HELP)
@@ -105,15 +118,21 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wrote {a.out}")
         return 0
     if a.cmd == "bursts":
-        from bench.suite.telemetry import recordings, table
+        from bench.suite.telemetry import recordings, sweep, table
 
         try:
             scenarios = suite(a.half)
+            seeds = _floats("--seed", a.seed)
+            fracs, utils = _floats("--burst-frac", a.burst_frac), _floats("--idle-util",
+                                                                          a.idle_util)
+            if any(s != int(s) for s in seeds):
+                raise ValueError(f"--seed: {a.seed!r} is not whole numbers")
         except ValueError as e:
             print(f"error: {e}", file=sys.stderr)
             return 2
-        print("\n".join(table(recordings(scenarios, a.seed, log=print), ahead=a.ahead,
-                               confirm_s=a.confirm_s)))
+        recs = [r for s in seeds for r in recordings(scenarios, int(s), log=print)]
+        print("\n".join(sweep(recs, fracs, utils) if fracs else
+                        table(recs, ahead=a.ahead, confirm_s=a.confirm_s)))
         return 0
     if a.cmd == "safety":
         from bench.suite import safety

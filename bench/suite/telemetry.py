@@ -40,7 +40,8 @@ from bench.suite.runs import (
 )
 from bench.suite.scenarios import SuiteScenario
 
-__all__ = ["TESTS", "Tally", "incast_classes_at", "judge", "record", "recordings", "table"]
+__all__ = ["TESTS", "Tally", "incast_classes_at", "judge", "record", "recordings", "sweep",
+           "table"]
 
 START_S = 0.002  # s: when the harness starts its first flow (the phase plan's origin)
 
@@ -201,15 +202,17 @@ class Tally:
 
 
 def judge(data: dict[str, Any], sc: SuiteScenario, test: BurstTest, every: int = 1,
-          after_s: float = 0.0, ahead: bool = False, confirm: int = 0) -> Tally:
+          after_s: float = 0.0, ahead: bool = False, confirm: int = 0,
+          params: dict[str, float] | None = None) -> Tally:
     """Replay a recording (``every`` samples make one interval) through the estimator and
     count what ``test`` flags per (switch, class, interval), after ``after_s``.
 
     ``ahead``: judge each flag against the next interval's incast classes, when a raise it
     asks for is in effect. ``confirm``: a class counts as flagged only when it was in one of
-    the ``confirm`` intervals before too."""
+    the ``confirm`` intervals before too. ``params``: the tests' thresholds, over the
+    defaults (`auto18`'s)."""
     p = {"idle_util": 0.1, "burst_frac": 0.02, "footprint_frac": 0.1,
-         "sp": float(sc.sched == "sp")}
+         "sp": float(sc.sched == "sp"), **(params or {})}
     tally = Tally()
     span = every * float(data.get("interval_s", 0.1))
     for topo, classes, samples in data["switches"].values():
@@ -287,6 +290,36 @@ def table(recordings: Sequence[tuple[SuiteScenario, dict[str, Any]]],
                 cells.append(_cell(t))
         rows.append([sc.name, sc.sched, *cells])
     rows.append(["all", "", *[_cell(total[(lab, tn)]) for lab, _ in intervals for tn in TESTS]])
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    return out + ["| " + " | ".join(r) + " |" for r in rows]
+
+
+def sweep(recordings: Sequence[tuple[SuiteScenario, dict[str, Any]]],
+          burst_fracs: Sequence[float], idle_utils: Sequence[float],
+          intervals: Sequence[tuple[str, int]] = (("100ms", 1), ("1s", 10)),
+          after_s: float = 1.0, ahead: bool = True) -> list[str]:
+    """Markdown: `auto`'s test at each (idle_util, burst_frac), over all ``recordings``: per
+    interval the incast class-intervals flagged, the others flagged (false positives) and
+    the share of flags that were right (precision)."""
+    head = ["idle_util", "burst_frac"] + [f"{h} @{lab}" for lab, _ in intervals
+                                          for h in ("incast flagged", "false positives",
+                                                    "flags right")]
+    rows = []
+    for iu in idle_utils:
+        for bf in burst_fracs:
+            cells = [f"{iu:g}", f"{bf:g}"]
+            for _, every in intervals:
+                tot = Tally()
+                for sc, data in recordings:
+                    t = judge(data, sc, TESTS["auto"], every, after_s=after_s, ahead=ahead,
+                              params={"idle_util": iu, "burst_frac": bf})
+                    for f in ("flagged_incast", "incast", "flagged_other", "other"):
+                        setattr(tot, f, getattr(tot, f) + getattr(t, f))
+                flags = tot.flagged_incast + tot.flagged_other
+                right = f"{tot.flagged_incast / flags:.0%}" if flags else "-"
+                cells += [f"{tot.flagged_incast} of {tot.incast}",
+                          f"{tot.flagged_other} of {tot.other}", right]
+            rows.append(cells)
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     return out + ["| " + " | ".join(r) + " |" for r in rows]
 

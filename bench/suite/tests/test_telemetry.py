@@ -49,6 +49,16 @@ def test_a_recording_replays_into_flags_of_the_incast_class(tmp_path: Path,
     # confirmed flags are a subset, and the first interval's flag is never confirmed
     once = telemetry.judge(rec, sc, telemetry.TESTS["auto"], confirm=1)
     assert once.incast == tally.incast and once.flagged_incast <= tally.flagged_incast
+    # a higher burst fraction flags a subset; the sweep tabulates the same counts
+    strict = telemetry.judge(rec, sc, telemetry.TESTS["auto"], params={"burst_frac": 0.5})
+    assert strict.flagged_incast <= tally.flagged_incast
+    assert strict.flagged_other <= tally.flagged_other
+    rows = telemetry.sweep([(sc, rec)], [0.02, 0.5], [0.1], intervals=(("100ms", 1),),
+                           after_s=0.0, ahead=False)
+    assert len(rows) == 4  # head, rule, one row per burst fraction
+    assert rows[2].split(" | ")[2:4] == [f"{tally.flagged_incast} of {tally.incast}",
+                                         f"{tally.flagged_other} of {tally.other}"]
+    assert rows[3].split(" | ")[2] == f"{strict.flagged_incast} of {strict.incast}"
     ahead = telemetry.judge(rec, sc, telemetry.TESTS["auto"], ahead=True)
     assert ahead.flagged_incast + ahead.flagged_other == tally.flagged_incast + tally.flagged_other
     # the footprint test reads each managed queue's own peak: it flags the incast class too
