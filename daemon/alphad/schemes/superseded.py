@@ -1,5 +1,6 @@
-"""The superseded candidates for the default controller, for the harnesses that reproduce
-their rows in the evaluation (docs/evaluation.md), never for a switch.
+"""The candidates for the default controller that a switch does not run (the superseded
+ones, and those under study), for the harnesses that reproduce their rows in the
+evaluation (docs/evaluation.md), never for a switch.
 
 `auto18`, the default, is built on their classes, so their code stays; importing this
 module registers their factories as candidates: ``schemes.get`` finds them and a
@@ -9,13 +10,15 @@ configuration validated in the same process may name them, while ``schemes.known
 - ``auto``: the raise on every queue of the class (the default before `auto9`);
 - ``auto4``: `auto` whose burst test knows strict priority (``priorities[].strict``);
 - ``auto9``: the raise on idle queues only, with ``margin`` and every parameter tunable
-  (the default before `auto18`; its ablations are run as ``auto9[key=value]``).
+  (the default before `auto18`; its ablations are run as ``auto9[key=value]``);
+- ``auto20``: `auto18` that falls back to DT for ``HOLD_S`` when a raise harms.
 """
 
 from __future__ import annotations
 
-from alphad.schemes import auto, auto4, auto9
+from alphad.schemes import auto, auto4, auto9, auto20
 from alphad.schemes._base import register
 
-for _name, _make in (("auto", auto.make), ("auto4", auto4.make), ("auto9", auto9.make)):
+for _name, _make in (("auto", auto.make), ("auto4", auto4.make), ("auto9", auto9.make),
+                     ("auto20", auto20.make)):
     register(_name, candidate=True)(_make)
