@@ -1,4 +1,4 @@
-"""`auto20`: `auto18` whose back-off on harm returns every raised class to alpha_p."""
+"""`auto20`: `auto18` that falls back to DT for HOLD_S when a raise harms."""
 
 from __future__ import annotations
 
