@@ -192,6 +192,10 @@ class Tally:
     flagged_other: int = 0
     other: int = 0
 
+    def add(self, o: Tally) -> None:
+        for f in ("flagged_incast", "incast", "flagged_other", "other"):
+            setattr(self, f, getattr(self, f) + getattr(o, f))
+
     @property
     def recall(self) -> float:
         return self.flagged_incast / self.incast if self.incast else float("nan")
@@ -284,9 +288,7 @@ def table(recordings: Sequence[tuple[SuiteScenario, dict[str, Any]]],
             for tn, test in TESTS.items():
                 t = judge(data, sc, test, every, after_s=after_s, ahead=ahead,
                           confirm=round(confirm_s / (every * data.get("interval_s", 0.1))))
-                agg = total.setdefault((lab, tn), Tally())
-                for f in ("flagged_incast", "incast", "flagged_other", "other"):
-                    setattr(agg, f, getattr(agg, f) + getattr(t, f))
+                total.setdefault((lab, tn), Tally()).add(t)
                 cells.append(_cell(t))
         rows.append([sc.name, sc.sched, *cells])
     rows.append(["all", "", *[_cell(total[(lab, tn)]) for lab, _ in intervals for tn in TESTS]])
@@ -311,10 +313,8 @@ def sweep(recordings: Sequence[tuple[SuiteScenario, dict[str, Any]]],
             for _, every in intervals:
                 tot = Tally()
                 for sc, data in recordings:
-                    t = judge(data, sc, TESTS["auto"], every, after_s=after_s, ahead=ahead,
-                              params={"idle_util": iu, "burst_frac": bf})
-                    for f in ("flagged_incast", "incast", "flagged_other", "other"):
-                        setattr(tot, f, getattr(tot, f) + getattr(t, f))
+                    tot.add(judge(data, sc, TESTS["auto"], every, after_s=after_s,
+                                  ahead=ahead, params={"idle_util": iu, "burst_frac": bf}))
                 flags = tot.flagged_incast + tot.flagged_other
                 right = f"{tot.flagged_incast / flags:.0%}" if flags else "-"
                 cells += [f"{tot.flagged_incast} of {tot.incast}",

@@ -125,7 +125,10 @@ def test_check_config_cli(base: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert "config file not found" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("scheme", ["auto", "auto4", "auto9", "auto20"])
+CANDIDATES = ("auto", "auto4", "auto9", "auto20")  # registered by alphad.schemes.superseded
+
+
+@pytest.mark.parametrize("scheme", CANDIDATES)
 def test_the_daemon_refuses_a_candidate(base: Path, scheme: str) -> None:
     """A daemon process (which never imports alphad.schemes.superseded) does not run the
     candidates the evaluation keeps; the message lists what it runs."""
@@ -137,7 +140,7 @@ def test_the_daemon_refuses_a_candidate(base: Path, scheme: str) -> None:
     assert r.returncode == 2, r.stdout + r.stderr
     assert f"scheme: unknown scheme '{scheme}' (known: " in r.stderr, r.stderr
     offered = r.stderr.split("(known: ", 1)[1].split(")", 1)[0].split(", ")
-    assert "auto18" in offered and not {"auto", "auto4", "auto9", "auto20"} & set(offered)
+    assert "auto18" in offered and not set(CANDIDATES) & set(offered)
     assert "Traceback" not in r.stderr
     ok = base / "ok.yaml"
     ok.write_text(cfg_text(GOOD).replace("scheme: abm", "scheme: auto18"))

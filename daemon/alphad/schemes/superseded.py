@@ -2,10 +2,11 @@
 ones, and those under study), for the harnesses that reproduce their rows in the
 evaluation (docs/evaluation.md), never for a switch.
 
-`auto18`, the default, is built on their classes, so their code stays; importing this
-module registers their factories as candidates: ``schemes.get`` finds them and a
-configuration validated in the same process may name them, while ``schemes.known()``
-(what the daemon offers and documents) leaves them out. The daemon never imports it.
+`auto18`, the default, is built on the superseded ones' classes, so their code stays;
+`auto20` is built on `auto18`'s. Importing this module registers their factories as
+candidates: ``schemes.get`` finds them and a configuration validated in the same process
+may name them, while ``schemes.known()`` (what the daemon offers and documents) leaves
+them out. The daemon never imports it.
 
 - ``auto``: the raise on every queue of the class (the default before `auto9`);
 - ``auto4``: `auto` whose burst test knows strict priority (``priorities[].strict``);
