@@ -3,6 +3,8 @@
     python -m bench.suite list                       # the scenarios, their half, their traffic
     python -m bench.suite run --half dev --configs abm,auto@100ms,auto@1s --statics
     python -m bench.suite report                     # docs/evaluation.md and its plots
+    python -m bench.suite run --half s22 --configs auto18@1s --gen 12  # 12 s runs, own file
+    python -m bench.suite compare --results bench/results/suite-gen12s.json --configs auto18@1s
     python -m bench.suite trace s24 auto@100ms       # the alphas a controller wrote in a run
     python -m bench.suite power --half s21 --scheme auto18  # its safety rule against real harm
     python -m bench.suite raises --half s23 --scheme auto18 # its raises by cause and by truth
@@ -20,7 +22,7 @@ import sys
 from pathlib import Path
 
 from bench.suite.runs import parse_config, split_configs
-from bench.suite.scenarios import DISTRIBUTION, suite
+from bench.suite.scenarios import DISTRIBUTION, GEN_S, WARMUPS_S, suite
 
 HALF_HELP = "dev, eval, extension, all, or scenario names (s03,s17,d02)"
 
@@ -54,7 +56,19 @@ def main(argv: list[str] | None = None) -> int:
                    help="merge the rows of runs already in the cache; run nothing")
     r.add_argument("--workers", type=int, default=None)
     r.add_argument("--scheduler", default=None, help="a Dask scheduler's address")
-    r.add_argument("--out", type=Path, default=RESULTS)
+    r.add_argument("--gen", type=float, default=GEN_S,
+                   help=f"seconds during which flows start (default {GEN_S:g}); runs of "
+                   "another length go to their own results file")
+    r.add_argument("--out", type=Path, default=None,
+                   help="the results file (default bench/results/suite.json, or "
+                   "suite-gen<G>s.json for --gen G)")
+    c = sub.add_parser("compare", help="configs against DT (or another config) on chosen "
+                       "scenarios of a results file")
+    c.add_argument("--results", type=Path, default=RESULTS)
+    c.add_argument("--half", default="dev", help=HALF_HELP)
+    c.add_argument("--configs", required=True, help="comma-separated configs")
+    c.add_argument("--against", default="dt", help="the reference config (default dt)")
+    c.add_argument("--seeds", default="", help="only these seeds (default: those both ran)")
     p = sub.add_parser("report", help="write docs/evaluation.md and its plots")
     p.add_argument("--results", type=Path, default=RESULTS)
     p.add_argument("--out", type=Path, default=REPO / "docs" / "evaluation.md")
@@ -109,13 +123,35 @@ def main(argv: list[str] | None = None) -> int:
             for c in configs:
                 parse_config(c)
             seeds = [int(x) for x in a.seeds.split(",")]
+            if not a.gen > WARMUPS_S[-1]:
+                raise ValueError(f"--gen {a.gen:g}: flows must start for longer than the "
+                                 f"{WARMUPS_S[-1]:g} s warm-up")
+            out = a.out or (RESULTS if a.gen == GEN_S else
+                            RESULTS.with_name(f"suite-gen{a.gen:g}s.json"))
+            campaign = Campaign(out, cache_dir(), workers=a.workers, scheduler=a.scheduler,
+                                cached_only=a.cached_only, gen=a.gen)
         except ValueError as e:
             print(f"error: {e}", file=sys.stderr)
             return 2
-        Campaign(a.out, cache_dir(), workers=a.workers, scheduler=a.scheduler,
-                 cached_only=a.cached_only).run(
-            scenarios, configs, seeds, chunk=a.chunk, statics=a.statics)
-        print(f"wrote {a.out}")
+        campaign.run(scenarios, configs, seeds, chunk=a.chunk, statics=a.statics)
+        print(f"wrote {out}")
+        return 0
+    if a.cmd == "compare":
+        from bench.suite.ablations import versus
+        from bench.suite.campaign import load_results
+
+        try:
+            if not a.results.is_file():
+                raise ValueError(f"--results: {a.results} does not exist")
+            names = {s.name for s in suite(a.half)}
+            configs = split_configs(a.configs)
+            for c in [*configs, a.against]:
+                parse_config(c)
+            seeds = [int(x) for x in _floats("--seeds", a.seeds)] or None
+        except ValueError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        print("\n".join(versus(load_results(a.results), configs, names, a.against, seeds)))
         return 0
     if a.cmd == "bursts":
         from bench.suite.telemetry import recordings, sweep, table

@@ -21,6 +21,7 @@ from bench.suite.campaign import row_key
 from bench.suite.null import placebo_pairs
 from bench.suite.report import (
     METRICS,
+    NEVER_WORSE_MAX,
     PLACEBO_SEEDS,
     Pair,
     _configs,
@@ -31,7 +32,8 @@ from bench.suite.report import (
     compare,
 )
 
-__all__ = ["ABLATION_CHANGE", "change_interval", "mean_change", "other_writes", "section"]
+__all__ = ["ABLATION_CHANGE", "change_interval", "mean_change", "other_writes", "section",
+           "versus"]
 
 ABLATION_CHANGE = 0.05  # an ablation's change beyond this, on one pair, counts
 SE_FACTOR = 2.0  # standard errors either side of the mean change (about 95%)
@@ -106,6 +108,33 @@ def _cells(pairs: Sequence[Pair]) -> list[str]:
     return [f"{win} / {loss}", f"{better} / {worse}", _pct(mean_change(pairs)),
             f"{_pct(lo)} to {_pct(hi)}" if not math.isnan(lo) else "-",
             _pct(statistics.median(timed)) if timed else "-"]
+
+
+def versus(res: dict[str, Any], configs: Sequence[str], names: set[str] | Sequence[str],
+           against: str = "dt", seeds: Sequence[int] | None = None) -> list[str]:
+    """A table of each config against ``against`` on the scenarios of ``names`` that both
+    ran (``python -m bench.suite compare``): the ablation table's measures, the share of
+    pairs not worse beyond the spread and the pairs worse by more than NEVER_WORSE_MAX."""
+    rows = []
+    for cfg in configs:
+        ran = [n for n in sorted(names) if n in res["scenarios"]
+               and set(_seeds(res, n, cfg)) & set(_seeds(res, n, against))]
+        pairs = compare(res, cfg, ran, seeds, against=against)
+        if not pairs:
+            rows.append([f"`{cfg}`", "0", *["-"] * 7])
+            continue
+        losses = [p for p in pairs if p.verdict == "loss"]
+        big = [f"{p.scenario} {p.metric} {_pct(p.change)}" for p in losses
+               if p.change > NEVER_WORSE_MAX]
+        rows.append([f"`{cfg}`", _scenarios_seeds(res, cfg, against, ran),
+                     f"{1 - len(losses) / len(pairs):.0%} of {len(pairs)}", *_cells(pairs),
+                     "; ".join(big) or "none"])
+    return _table(["config", "scenarios (seeds each)", "pairs not worse",
+                   "beyond the spread (better / worse)",
+                   f"by more than {ABLATION_CHANGE:.0%} (better / worse)",
+                   f"mean change vs `{against}`", f"mean change, {SE_FACTOR:g} SE",
+                   "queries timed out (median change)",
+                   f"worse by more than {NEVER_WORSE_MAX:.0%}"], rows)
 
 
 def section(res: dict[str, Any]) -> list[str]:

@@ -33,9 +33,10 @@ from bench.suite.runs import (
     run_dir,
     spec,
 )
-from bench.suite.scenarios import WARMUPS_S, SuiteScenario, as_dict
+from bench.suite.scenarios import GEN_S, WARMUPS_S, SuiteScenario, as_dict
 
 __all__ = ["GRID", "TUNE_SEED", "Campaign", "best_static", "load_results", "row_key",
+           "run_length",
            "supersede", "writes_digest"]
 
 TUNE_SEED = 101  # the seed the expert's grid is searched on; never a result seed
@@ -59,6 +60,11 @@ def load_results(path: Path) -> dict[str, Any]:
     if path.exists():
         return json.loads(path.read_text())  # type: ignore[no-any-return]
     return {"meta": {}, "scenarios": {}, "rows": {}, "static_best": {}, "superseded": {}}
+
+
+def run_length(res: dict[str, Any]) -> float:
+    """The seconds during which flows start in a results file's runs (GEN_S if unrecorded)."""
+    return float(res.get("meta", {}).get("gen_s", GEN_S))
 
 
 def _figures(row: dict[str, Any]) -> str:
@@ -114,8 +120,9 @@ class Campaign:
 
     def __init__(self, out: Path, cache: Path, *, workers: int | None = None,
                  scheduler: str | None = None, log: Callable[[str], None] = print,
-                 cached_only: bool = False) -> None:
+                 cached_only: bool = False, gen: float | None = None) -> None:
         self.out = out
+        self.gen = GEN_S if gen is None else gen  # s during which flows start
         self.cached_only = cached_only  # rows from the cache only, nothing run
         self.cache = cache
         self.workers = workers
@@ -123,6 +130,9 @@ class Campaign:
         self.log = log
         self.program, self.sim = program_snapshot(cache)
         self.results = load_results(out)
+        if self.results["rows"] and run_length(self.results) != self.gen:
+            raise ValueError(f"--gen {self.gen:g}: {out} holds runs of "
+                             f"{run_length(self.results):g} s; give another --out")
         self.fresh: dict[str, dict[str, Any]] = {"scenarios": {}, "rows": {}, "static_best": {}}
 
     def _paths(self, jobs: Sequence[tuple[SuiteScenario, Config, int]]) -> dict[int, Path]:
@@ -130,7 +140,7 @@ class Campaign:
         todo: dict[str, tuple[RunSpec, Path]] = {}
         paths: dict[int, Path] = {}
         for i, (sc, cfg, seed) in enumerate(jobs):
-            s, d = spec(sc, cfg, seed), run_dir(self.cache, self.sim, cfg)
+            s, d = spec(sc, cfg, seed, self.gen), run_dir(self.cache, self.sim, cfg)
             paths[i] = d / s.key()
             if cached(s, d) is None:
                 todo[str(paths[i])] = (s, d)
@@ -208,7 +218,7 @@ class Campaign:
 
     def _dt_path(self, sc: SuiteScenario, seed: int) -> Path | None:
         cfg = parse_config("dt")
-        p = run_dir(self.cache, self.sim, cfg) / spec(sc, cfg, seed).key()
+        p = run_dir(self.cache, self.sim, cfg) / spec(sc, cfg, seed, self.gen).key()
         return p if (p / "done.json").exists() else None
 
     def _statics(self, part: Sequence[SuiteScenario],
@@ -246,7 +256,7 @@ class Campaign:
             for key, row in self.fresh["rows"].items():
                 supersede(rows, old, key, row)
             disk.setdefault("meta", {}).update(
-                {"program": self.sim, "warmups_s": list(WARMUPS_S),
+                {"program": self.sim, "warmups_s": list(WARMUPS_S), "gen_s": self.gen,
                  "updated": time.strftime("%Y-%m-%d %H:%M")})
             self.results = disk
             tmp = self.out.with_suffix(f".{os.getpid()}.tmp")

@@ -97,9 +97,9 @@ def parse_config(name: str) -> Config:
     return Config(name, "alphad", scheme, interval, tuple(kv))
 
 
-def spec(sc: SuiteScenario, cfg: Config, seed: int) -> RunSpec:
-    """The harness run of ``cfg`` on ``sc`` with ``seed``."""
-    scen = sc.scenario(seed)
+def spec(sc: SuiteScenario, cfg: Config, seed: int, gen: float | None = None) -> RunSpec:
+    """The harness run of ``cfg`` on ``sc`` with ``seed`` (flows start for ``gen`` s)."""
+    scen = sc.scenario(seed, gen)
     if cfg.kind == "dt":
         return RunSpec(scenario=scen, scheme="dt", alphas=sc.alphas)
     if cfg.kind == "placebo":

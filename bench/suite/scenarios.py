@@ -86,8 +86,9 @@ class SuiteScenario:
         alpha (the burst class high, the others not) is what an expert would tune."""
         return len(self.burst_classes) == 1 and self.classes > 1
 
-    def scenario(self, seed: int) -> Scenario:
-        """The harness scenario for one seed."""
+    def scenario(self, seed: int, gen: float | None = None) -> Scenario:
+        """The harness scenario for one seed; flows start for ``gen`` seconds (GEN_S by
+        default; time-varying traffic cycles its phases over them)."""
         return Scenario(
             leaves=self.leaves, spines=self.spines, servers=self.servers, link_rate=LINK,
             buffer_per_port_per_gbps=self.buffer_per_port_per_gbps, queues=self.classes,
@@ -95,7 +96,7 @@ class SuiteScenario:
             ws_classes=_classes(self.ws_classes),
             qps=self.qps if self.burst_classes else 0.0, request_frac=self.request_frac,
             fanin=self.fanin, incast_classes=_classes(self.burst_classes or (0,)),
-            phases=self.phases, gen=GEN_S, drain=DRAIN_S, seed=seed, snd_buf=self.snd_buf,
+            phases=self.phases, gen=GEN_S if gen is None else gen, drain=DRAIN_S, seed=seed, snd_buf=self.snd_buf,
             sample_us=1000.0, queue_sample_us=1000.0)
 
     @property

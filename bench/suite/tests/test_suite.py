@@ -484,3 +484,51 @@ def test_the_gain_table_of_a_half_lists_only_the_configs_that_ran_there() -> Non
         text = "\n".join(report._gains(res, half, configs, verdicts))
         assert [c for c in configs if f"`{c}`" in text] == listed
     assert report._gains(res, "eval", configs, {}) == []
+
+
+def test_runs_of_another_length_are_other_runs_in_their_own_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ALPHAD_SUITE_CACHE", str(tmp_path / "cache"))
+    if not default_program().is_file():
+        pytest.fail(f"{default_program()} is missing: build it with `make ns3`")
+    sc = suite("s22")[0]
+    dt = parse_config("dt")
+    assert spec(sc, dt, 1).scenario.gen == 4.0 and spec(sc, dt, 1, 12.0).scenario.gen == 12.0
+    assert spec(sc, dt, 1).key() != spec(sc, dt, 1, 12.0).key()  # cached apart
+    out = tmp_path / "suite.json"
+    four = Campaign(out, tmp_path / "cache", log=lambda _: None)
+    four._put("rows", row_key("s22", 1, "dt"), {"1s": _m(10, 5)})
+    four.save()
+    assert json.loads(out.read_text())["meta"]["gen_s"] == 4.0
+    with pytest.raises(ValueError, match=r"--gen 12: .* holds runs of 4 s"):
+        Campaign(out, tmp_path / "cache", log=lambda _: None, gen=12.0)
+    assert main(["run", "--half", "s22", "--gen", "12", "--out", str(out)]) == 2
+    assert "holds runs of 4 s; give another --out" in capsys.readouterr().err
+    assert main(["run", "--half", "s22", "--gen", "1.5"]) == 2
+    assert "--gen 1.5: flows must start for longer than the 2 s warm-up" in \
+        capsys.readouterr().err
+
+
+def test_compare_tables_configs_against_dt_on_chosen_scenarios(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rows: dict = {}  # type: ignore[type-arg]
+    for n in ("s22", "s21"):
+        for s, jitter in ((1, 0.0), (2, 0.2)):
+            rows[row_key(n, s, "dt")] = {"1s": _m(10 + jitter, 5), "2s": _m(10 + jitter, 5)}
+            worse = 1.5 if n == "s22" else 1.0  # s22's queries half as long again
+            rows[row_key(n, s, "auto18@1s")] = {"2s": _m((10 + jitter) * worse, 5)}
+    res = {"scenarios": {n: {"half": "dev", "burst_classes": [1]} for n in ("s22", "s21")},
+           "rows": rows}
+    f = tmp_path / "r.json"
+    f.write_text(json.dumps(res))
+    assert main(["compare", "--results", str(f), "--half", "s22,s21",
+                 "--configs", "auto18@1s,auto18@100ms"]) == 0
+    table = capsys.readouterr().out
+    # s22's query p99 and mean are lost beyond the spread, 2 of 12 pairs
+    assert "| `auto18@1s` | 2 (2) | 83% of 12 | 0 / 2 |" in table
+    assert "| s22 qct_ms_p99 +50%; s22 qct_ms_mean +50% |" in table
+    assert "| `auto18@100ms` | 0 |" in table  # no rows: said, not left out
+    assert main(["compare", "--results", str(tmp_path / "none.json"), "--configs", "dt"]) == 2
+    assert "--results:" in capsys.readouterr().err
+    assert main(["compare", "--results", str(f), "--configs", "auto@soon"]) == 2
