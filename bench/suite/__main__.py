@@ -77,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("config")
     t.add_argument("--seed", type=int, default=1)
     t.add_argument("--switch", default="", help="only this switch (leaf0, spine1, ...)")
+    t.add_argument("--gen", type=float, default=None,
+                   help="a run of `run --gen`: flows started for this many seconds")
     b = sub.add_parser("bursts", help="burst tests judged on telemetry recorded under DT")
     b.add_argument("--half", default="dev", help=HALF_HELP)
     b.add_argument("--seed", default="1", help="a seed, or seeds comma-separated")
@@ -207,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
         from bench.suite.trace import trace
 
         try:
-            print(trace(a.scenario, a.config, a.seed, a.switch))
+            print(trace(a.scenario, a.config, a.seed, a.switch, a.gen))
         except ValueError as e:
             print(f"error: {e}", file=sys.stderr)
             return 2

@@ -61,8 +61,10 @@ def steps(events: list[tuple[float, str]], start: float, interval: float) -> tup
     return up, down, again
 
 
-def trace(scenario: str, config: str, seed: int, switch: str = "") -> str:
-    """The report of one cached run; ValueError naming what is missing."""
+def trace(scenario: str, config: str, seed: int, switch: str = "",
+          gen: float | None = None) -> str:
+    """The report of one cached run (flows started for ``gen`` s, GEN_S by default);
+    ValueError naming what is missing."""
     sc = {s.name: s for s in suite()}.get(scenario)
     if sc is None:
         raise ValueError(f"no scenario {scenario!r} (python -m bench.suite list)")
@@ -71,9 +73,10 @@ def trace(scenario: str, config: str, seed: int, switch: str = "") -> str:
         raise ValueError(f"{config}: only co-simulated configs write alphas")
     cache = cache_dir()
     _, sim = program_snapshot(cache)
-    d = run_dir(cache, sim, cfg) / spec(sc, cfg, seed).key()
+    d = run_dir(cache, sim, cfg) / spec(sc, cfg, seed, gen).key()
     f = d / "alphas.csv"
-    run = (f"python -m bench.suite run --half {scenario} --seeds {seed} --configs {config}")
+    run = (f"python -m bench.suite run --half {scenario} --seeds {seed} --configs {config}"
+           + (f" --gen {gen:g}" if gen is not None else ""))
     if not (d / "done.json").is_file():
         raise ValueError(f"{d}: not in the cache (run it: {run})")
     if not f.is_file():

@@ -508,6 +508,8 @@ def test_runs_of_another_length_are_other_runs_in_their_own_file(
     assert main(["run", "--half", "s22", "--gen", "1.5"]) == 2
     assert "--gen 1.5: flows must start for longer than the 2 s warm-up" in \
         capsys.readouterr().err
+    assert main(["trace", "s22", "auto18@1s", "--seed", "9", "--gen", "12"]) == 2
+    assert "--seeds 9 --configs auto18@1s --gen 12)" in capsys.readouterr().err  # its own run
 
 
 def test_compare_tables_configs_against_dt_on_chosen_scenarios(
