@@ -149,7 +149,10 @@ def main(argv: list[str] | None = None) -> int:
             configs = split_configs(a.configs)
             for c in [*configs, a.against]:
                 parse_config(c)
-            seeds = [int(x) for x in _floats("--seeds", a.seeds)] or None
+            picked = _floats("--seeds", a.seeds)
+            if any(x != int(x) for x in picked):
+                raise ValueError(f"--seeds: {a.seeds!r} is not whole numbers")
+            seeds = [int(x) for x in picked] or None
         except ValueError as e:
             print(f"error: {e}", file=sys.stderr)
             return 2

@@ -36,8 +36,7 @@ from bench.suite.runs import (
 from bench.suite.scenarios import GEN_S, WARMUPS_S, SuiteScenario, as_dict
 
 __all__ = ["GRID", "TUNE_SEED", "Campaign", "best_static", "load_results", "row_key",
-           "run_length",
-           "supersede", "writes_digest"]
+           "run_length", "supersede", "writes_digest"]
 
 TUNE_SEED = 101  # the seed the expert's grid is searched on; never a result seed
 GRID = [f"static:{b:g},{o:g}" for b in (1.0, 4.0, 16.0) for o in (0.25, 1.0)]

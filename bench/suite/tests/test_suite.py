@@ -534,3 +534,5 @@ def test_compare_tables_configs_against_dt_on_chosen_scenarios(
     assert main(["compare", "--results", str(tmp_path / "none.json"), "--configs", "dt"]) == 2
     assert "--results:" in capsys.readouterr().err
     assert main(["compare", "--results", str(f), "--configs", "auto@soon"]) == 2
+    assert main(["compare", "--results", str(f), "--configs", "dt", "--seeds", "1.5"]) == 2
+    assert "--seeds: '1.5' is not whole numbers" in capsys.readouterr().err
