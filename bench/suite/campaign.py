@@ -36,7 +36,7 @@ from bench.suite.runs import (
 from bench.suite.scenarios import GEN_S, WARMUPS_S, SuiteScenario, as_dict
 
 __all__ = ["GRID", "TUNE_SEED", "Campaign", "best_static", "load_results", "row_key",
-           "run_length", "supersede", "writes_digest"]
+           "supersede", "writes_digest"]
 
 TUNE_SEED = 101  # the seed the expert's grid is searched on; never a result seed
 GRID = [f"static:{b:g},{o:g}" for b in (1.0, 4.0, 16.0) for o in (0.25, 1.0)]
@@ -61,7 +61,7 @@ def load_results(path: Path) -> dict[str, Any]:
     return {"meta": {}, "scenarios": {}, "rows": {}, "static_best": {}, "superseded": {}}
 
 
-def run_length(res: dict[str, Any]) -> float:
+def _run_length(res: dict[str, Any]) -> float:
     """The seconds during which flows start in a results file's runs (GEN_S if unrecorded)."""
     return float(res.get("meta", {}).get("gen_s", GEN_S))
 
@@ -129,9 +129,9 @@ class Campaign:
         self.log = log
         self.program, self.sim = program_snapshot(cache)
         self.results = load_results(out)
-        if self.results["rows"] and run_length(self.results) != self.gen:
+        if self.results["rows"] and _run_length(self.results) != self.gen:
             raise ValueError(f"--gen {self.gen:g}: {out} holds runs of "
-                             f"{run_length(self.results):g} s; give another --out")
+                             f"{_run_length(self.results):g} s; give another --out")
         self.fresh: dict[str, dict[str, Any]] = {"scenarios": {}, "rows": {}, "static_best": {}}
 
     def _paths(self, jobs: Sequence[tuple[SuiteScenario, Config, int]]) -> dict[int, Path]:

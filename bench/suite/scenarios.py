@@ -96,8 +96,8 @@ class SuiteScenario:
             ws_classes=_classes(self.ws_classes),
             qps=self.qps if self.burst_classes else 0.0, request_frac=self.request_frac,
             fanin=self.fanin, incast_classes=_classes(self.burst_classes or (0,)),
-            phases=self.phases, gen=GEN_S if gen is None else gen, drain=DRAIN_S, seed=seed, snd_buf=self.snd_buf,
-            sample_us=1000.0, queue_sample_us=1000.0)
+            phases=self.phases, gen=GEN_S if gen is None else gen, drain=DRAIN_S,
+            seed=seed, snd_buf=self.snd_buf, sample_us=1000.0, queue_sample_us=1000.0)
 
     @property
     def snd_buf(self) -> int:
