@@ -123,7 +123,9 @@ def main(argv: list[str] | None = None) -> int:
                 scenarios.sort(key=lambda s: s.cost)
             configs = split_configs(a.configs)
             for c in configs:
-                parse_config(c)
+                bare = [s.name for s in scenarios if not s.burst_classes]
+                if parse_config(c).kind == "static" and bare:
+                    raise ValueError(f"--configs {c}: no burst class in {', '.join(bare)}")
             seeds = [int(x) for x in a.seeds.split(",")]
             if not a.gen > WARMUPS_S[-1]:
                 raise ValueError(f"--gen {a.gen:g}: flows must start for longer than the "

@@ -8,8 +8,8 @@ A *config* names what manages the buffers:
 - ``abm``: exact per-packet ABM inside the switches (first-RTT priority included);
 - ``<scheme>@<interval>``: the alphad daemon co-simulated with that scheme, e.g.
   ``auto@100ms``, ``auto@1s``;
-- ``static:<burst>,<other>``: DT with the burst class at alpha ``burst`` and every other
-  class at ``other`` (the expert's grid, one-burst-class scenarios only).
+- ``static:<burst>,<other>``: DT with every burst class at alpha ``burst`` and every other
+  class at ``other`` (the expert's grid searches it on the one-burst-class scenarios).
 
 Runs are cached by their parameters and by what they depend on: the ns-3 program (a
 snapshot of the built binary, by content) and, for co-simulations, the scheme's source
@@ -64,8 +64,15 @@ class Config:
 
 def split_configs(text: str) -> list[str]:
     """A ``--configs`` list: names split at the commas outside brackets, so that one config
-    may set several parameters (``auto9[margin=1,hold=8]@1s``)."""
-    return [c for c in re.split(r",(?![^\[\]]*\])", text) if c]
+    may set several parameters (``auto9[margin=1,hold=8]@1s``), and a ``static:B,O`` kept
+    whole."""
+    out: list[str] = []
+    for c in re.split(r",(?![^\[\]]*\])", text):
+        if out and re.fullmatch(r"static:[^,]*", out[-1]) and re.fullmatch(r"[\d.eE+-]+", c):
+            out[-1] += f",{c}"  # the other classes' alpha of a static setting
+        elif c:
+            out.append(c)
+    return out
 
 
 def parse_config(name: str) -> Config:
@@ -109,10 +116,10 @@ def spec(sc: SuiteScenario, cfg: Config, seed: int, gen: float | None = None) ->
         # n_p and gamma refreshed every base RTT, as the paper's switch does
         return RunSpec(scenario=scen, scheme="abm", alphas=sc.alphas, update_rtts=1.0)
     if cfg.kind == "static":
-        if not sc.one_burst_class:
-            raise ValueError(f"{cfg.name}: {sc.name} has no single burst class")
-        b = sc.burst_classes[0]
-        alphas = tuple(cfg.burst_alpha if c == b else cfg.other_alpha for c in range(sc.classes))
+        if not sc.burst_classes:
+            raise ValueError(f"{cfg.name}: {sc.name} has no burst class")
+        alphas = tuple(cfg.burst_alpha if c in sc.burst_classes else cfg.other_alpha
+                       for c in range(sc.classes))
         return RunSpec(scenario=scen, scheme="dt", alphas=alphas)
     prios: list[dict[str, Any]] = [{"name": f"c{c}", "queues": [c], "alpha": sc.alphas[c]}
                                    for c in range(sc.classes)]

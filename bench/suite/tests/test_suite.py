@@ -86,11 +86,14 @@ def test_the_extension_is_development_data_with_dctcp_and_data_mining_sizes() ->
 def test_a_config_list_splits_outside_brackets() -> None:
     assert split_configs("dt,auto9[margin=1,hold=8]@1s,,auto18@100ms") == [
         "dt", "auto9[margin=1,hold=8]@1s", "auto18@100ms"]
+    assert split_configs("static:4,0.5,dt,static:16,1") == ["static:4,0.5", "dt", "static:16,1"]
+    assert split_configs("static:4,auto@1s") == ["static:4", "auto@1s"]  # refused by parse
     c = parse_config(split_configs("auto9[margin=1,hold=8]@1s")[0])
     assert c.params == (("margin", 1.0), ("hold", 8.0)) and c.interval_s == 1.0
 
 
-def test_configs_parse_and_become_runs() -> None:
+def test_configs_parse_and_become_runs(tmp_path: Path,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
     sc = next(s for s in draw() if s.one_burst_class)
     c = parse_config("auto[hold=0.5]@100ms")
     assert (c.kind, c.scheme, c.interval_s, c.params) == ("alphad", "auto", 0.1, (("hold", 0.5),))
@@ -100,6 +103,17 @@ def test_configs_parse_and_become_runs() -> None:
     st = spec(sc, parse_config("static:16,0.25"), 101)
     b = sc.burst_classes[0]
     assert st.alphas[b] == 16 and all(a == 0.25 for i, a in enumerate(st.alphas) if i != b)
+    two = next(s for s in draw() if len(s.burst_classes) == 2)  # every burst class at burst
+    st = spec(two, parse_config("static:4,0.5"), 1)
+    assert [a for c, a in enumerate(st.alphas) if c in two.burst_classes] == [4, 4]
+    assert all(a == 0.5 for c, a in enumerate(st.alphas) if c not in two.burst_classes)
+    none = next(s for s in draw() if not s.burst_classes)
+    with pytest.raises(ValueError, match="no burst class"):
+        spec(none, parse_config("static:4,0.5"), 1)
+    assert main(["run", "--half", none.name, "--configs", "static:4,0.5"]) == 2
+    monkeypatch.setenv("ALPHAD_SUITE_CACHE", str(tmp_path / "cache"))
+    assert main(["run", "--half", two.name, "--configs", "static:4,0.5", "--cached-only",
+                 "--out", str(tmp_path / "r.json")]) == 0
     assert spec(sc, parse_config("abm"), 1).scheme == "abm"
     for bad in ("auto@fast", "static:1", "auto[hold=x]@1s", "Auto@1s"):
         with pytest.raises(ValueError, match="config"):
