@@ -21,6 +21,7 @@ from bench.suite.runs import parse_config
 from bench.suite.scenarios import (
     DISTRIBUTION,
     EXTENSION_SEED,
+    GEN_S,
     N_EXTENSION,
     N_SCENARIOS,
     SUITE_SEED,
@@ -409,6 +410,31 @@ def _plot(res: dict[str, Any], half: str, configs: Sequence[str], path: Path) ->
     return drawn
 
 
+def _longer(results: Path, versus: Any) -> list[str]:
+    """A section per results file of longer runs beside ``results`` (``run --gen G``, in
+    ``suite-gen<G>s.json``): each config against DT on each half, as ``compare`` prints it."""
+    lines: list[str] = []
+    for f in sorted(results.parent.glob("suite-gen*s.json")):
+        res = load_results(f)
+        gen = res.get("meta", {}).get("gen_s")
+        if gen is None or not res["rows"]:
+            continue
+        lines += [f"## Runs of {gen:g} s", "",
+                  (f"Flows start for {gen:g} s instead of {GEN_S:g} (`run --gen {gen:g}`; "
+                   "time-varying traffic cycles its phases over them, the same warm-ups), "
+                   f"so a 1 s controller is judged on about {gen - WARMUPS_S[1]:g} decisions. "
+                   f"From `bench/results/{f.name}`; `python -m bench.suite compare --results "
+                   f"bench/results/{f.name} --half H --configs C` gives each table."), ""]
+        cfgs = sorted({k.split("|", 2)[2] for k in res["rows"]} - {"dt"})
+        for half in ("eval", "dev"):
+            names = {n for n, sc in res["scenarios"].items() if sc["half"] == half}
+            ran = [c for c in cfgs if any(_seeds(res, n, c) for n in names)]
+            if ran:
+                lines += [f"### {HALVES[half].capitalize()} half", "",
+                          *versus(res, ran, names)]
+    return lines
+
+
 def write_report(results: Path, out: Path) -> None:
     from bench.suite import ablations, null  # they build on this module's comparisons
 
@@ -453,6 +479,7 @@ def write_report(results: Path, out: Path) -> None:
         lines += _gains(res, half, configs, v)
     lines += ablations.section(res)
     lines += null.section(res)
+    lines += _longer(results, ablations.versus)
     lines += _superseded(res)
     picks = res.get("static_best", {})
     if picks:

@@ -550,3 +550,24 @@ def test_compare_tables_configs_against_dt_on_chosen_scenarios(
     assert main(["compare", "--results", str(f), "--configs", "auto@soon"]) == 2
     assert main(["compare", "--results", str(f), "--configs", "dt", "--seeds", "1.5"]) == 2
     assert "--seeds: '1.5' is not whole numbers" in capsys.readouterr().err
+
+
+def test_the_report_has_a_section_per_file_of_longer_runs(tmp_path: Path) -> None:
+    rows: dict = {}  # type: ignore[type-arg]
+    for s, jitter in ((1, 0.0), (2, 0.2)):
+        rows[row_key("s21", s, "dt")] = {"1s": _m(10 + jitter, 5), "2s": _m(10 + jitter, 5)}
+        rows[row_key("s21", s, "auto18@1s")] = {"2s": _m((10 + jitter) * 1.5, 5)}
+    scen = {"s21": {"half": "dev", "burst_classes": [1], "describe": "x"}}
+    (tmp_path / "suite-gen12s.json").write_text(json.dumps(
+        {"meta": {"gen_s": 12.0}, "scenarios": scen, "rows": rows}))
+    (tmp_path / "suite-gen30s.json").write_text(json.dumps(
+        {"meta": {"gen_s": 30.0}, "scenarios": scen, "rows": {}}))  # nothing run: no section
+    (tmp_path / "suite.json").write_text(json.dumps({"scenarios": scen, "rows": {}}))
+    out = tmp_path / "evaluation.md"
+    report.write_report(tmp_path / "suite.json", out)
+    text = out.read_text()
+    assert "## Runs of 12 s" in text and "## Runs of 30 s" not in text
+    part = text.split("## Runs of 12 s")[1].split("\n## ")[0]
+    assert "### Development half" in part and "### Evaluation half" not in part
+    assert "| `auto18@1s` | 1 (2) | 67% of 6 |" in part  # query p99 and mean lost by 50%
+    assert "s21 qct_ms_p99 +50%" in part
