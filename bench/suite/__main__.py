@@ -122,8 +122,8 @@ def main(argv: list[str] | None = None) -> int:
             if a.cheap_first:
                 scenarios.sort(key=lambda s: s.cost)
             configs = split_configs(a.configs)
+            bare = [s.name for s in scenarios if not s.burst_classes]  # refuse static:B,O
             for c in configs:
-                bare = [s.name for s in scenarios if not s.burst_classes]
                 if parse_config(c).kind == "static" and bare:
                     raise ValueError(f"--configs {c}: no burst class in {', '.join(bare)}")
             seeds = [int(x) for x in a.seeds.split(",")]

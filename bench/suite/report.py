@@ -410,9 +410,11 @@ def _plot(res: dict[str, Any], half: str, configs: Sequence[str], path: Path) ->
     return drawn
 
 
-def _longer(results: Path, versus: Any) -> list[str]:
+def _longer(results: Path) -> list[str]:
     """A section per results file of longer runs beside ``results`` (``run --gen G``, in
     ``suite-gen<G>s.json``): each config against DT on each half, as ``compare`` prints it."""
+    from bench.suite.ablations import versus  # it builds on this module's comparisons
+
     lines: list[str] = []
     for f in sorted(results.parent.glob("suite-gen*s.json")):
         res = load_results(f)
@@ -479,7 +481,7 @@ def write_report(results: Path, out: Path) -> None:
         lines += _gains(res, half, configs, v)
     lines += ablations.section(res)
     lines += null.section(res)
-    lines += _longer(results, ablations.versus)
+    lines += _longer(results)
     lines += _superseded(res)
     picks = res.get("static_best", {})
     if picks:
