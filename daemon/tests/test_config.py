@@ -125,7 +125,8 @@ def test_check_config_cli(base: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert "config file not found" in capsys.readouterr().err
 
 
-CANDIDATES = ("auto", "auto4", "auto9", "auto20", "auto21")  # registered by alphad.schemes.superseded
+# registered by alphad.schemes.superseded
+CANDIDATES = ("auto", "auto4", "auto9", "auto20", "auto21")
 
 
 @pytest.mark.parametrize("scheme", CANDIDATES)
