@@ -6,6 +6,7 @@
     python -m bench.suite run --half s22 --configs auto18@1s --gen 12  # 12 s runs, own file
     python -m bench.suite compare --results bench/results/suite-gen12s.json --configs auto18@1s
     python -m bench.suite trace s24 auto@100ms       # the alphas a controller wrote in a run
+    python -m bench.suite decisions s21 auto22@1s --gen 12  # the run again, its state logged
     python -m bench.suite power --half s21 --scheme auto18  # its safety rule against real harm
     python -m bench.suite raises --half s23 --scheme auto18 # its raises by cause and by truth
 
@@ -78,6 +79,13 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--seed", type=int, default=1)
     t.add_argument("--switch", default="", help="only this switch (leaf0, spine1, ...)")
     t.add_argument("--gen", type=float, default=None,
+                   help="a run of `run --gen`: flows started for this many seconds")
+    d = sub.add_parser("decisions", help="an auto-family config's run again, its "
+                       "decisions and its safety rule's firings logged")
+    d.add_argument("scenario")
+    d.add_argument("config")
+    d.add_argument("--seed", type=int, default=1)
+    d.add_argument("--gen", type=float, default=None,
                    help="a run of `run --gen`: flows started for this many seconds")
     b = sub.add_parser("bursts", help="burst tests judged on telemetry recorded under DT")
     b.add_argument("--half", default="dev", help=HALF_HELP)
@@ -209,6 +217,15 @@ def main(argv: list[str] | None = None) -> int:
         pls = recordings(scenarios, a.seed, log=print, config="placebo")
         print("\n".join(power.table([(sc, r, d, p) for (sc, r), (_, d), (_, p)
                                      in zip(runs, dts, pls)], a.scheme)))
+        return 0
+    if a.cmd == "decisions":
+        from bench.suite.decisions import decisions, report
+
+        try:
+            print(report(decisions(a.scenario, a.config, a.seed, a.gen)))
+        except ValueError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
         return 0
     if a.cmd == "trace":
         from bench.suite.trace import trace

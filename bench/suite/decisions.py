@@ -1,0 +1,139 @@
+"""What an `auto`-family scheme decided in one run, and why: the run again, its state logged.
+
+``python -m bench.suite decisions SCN CFG --seed N [--gen G]`` runs the co-simulation of
+``CFG`` on ``SCN`` once more, outside the cache (the ns-3 program and the scheme are
+deterministic, so it writes what the cached run wrote), with the scheme's state read after
+each decision made while a class was raised: the levels before and after, the floor of
+schemes that keep one, and whether the safety rule fired, on which classes, and whether
+each tripped class's reference (its loss under DT) was exactly zero.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import alphad.schemes.superseded  # noqa: F401  (the candidates' classes)
+from alphad.schemes.auto import Auto
+
+from bench.suite.runs import RUN_TIMEOUT_S, parse_config, spec
+from bench.suite.scenarios import suite
+
+
+@dataclass(frozen=True)
+class Decision:
+    switch: int  # the order in which the run built its controllers
+    t: float  # s since the controller started
+    before: tuple[float, ...]  # levels in force while the interval was measured
+    after: tuple[float, ...]
+    floor_before: tuple[float, ...] | None  # the scheme's floor, if it keeps one
+    fired: bool  # the safety rule saw harm
+    tripped: tuple[int, ...]  # classes whose loss tripped it (idle or busy queues)
+    zero_reference: bool  # every tripped class had a reference of exactly zero
+
+
+def _tripped(s: Auto, before: list[float]) -> tuple[tuple[int, ...], bool]:
+    """The classes whose loss average is over the safety rule's bar, and whether all of them
+    had a zero reference (the rule of :mod:`alphad.schemes.auto`, rule 3)."""
+    p = s.p
+    out, zero = [], True
+    for c in range(s.P):
+        for i, floor in ((0, max(p["loss_min"], p.get("idle_loss_min", 0.0))),
+                         (1, p["loss_min"])):
+            lo, ba = s.loss[i][c], s.base[i][c]
+            if (i == 1 or before[c] == 0) and lo > p["safety"] * ba and lo >= floor:
+                out.append(c)
+                zero = zero and ba == 0
+    return tuple(sorted(set(out))), zero and bool(out)
+
+
+def _scheme_class(name: str) -> type[Auto]:
+    todo: list[type[Auto]] = [Auto]
+    while todo:
+        k = todo.pop()
+        if k.name == name:
+            return k
+        todo += k.__subclasses__()
+    raise ValueError(f"{name}: not an auto-family scheme")
+
+
+@contextmanager
+def logged(name: str) -> Iterator[list[Decision]]:
+    """While open, every decision of scheme ``name`` made with a class raised is logged."""
+    cls = _scheme_class(name)
+    call, backs_off = cls.__call__, cls._backs_off
+    log: list[Decision] = []
+    ids: dict[int, int] = {}
+
+    def fired(self: Any, t: float) -> bool:
+        self._logged_fired = True
+        return backs_off(self, t)  # type: ignore[no-any-return]
+
+    def decide(self: Any, est: Any) -> Any:
+        before, self._logged_fired = list(self.level), False
+        floor = getattr(self, "floor", None)
+        floor = tuple(floor) if floor is not None else None
+        out = call(self, est)
+        if any(before) or any(self.level):
+            tripped, zero = _tripped(self, before) if self._logged_fired else ((), False)
+            log.append(Decision(ids.setdefault(id(self), len(ids)), round(self.t, 6),
+                                tuple(before), tuple(self.level), floor,
+                                self._logged_fired, tripped, zero))
+        return out
+
+    own = {k: cls.__dict__[k] for k in ("__call__", "_backs_off") if k in cls.__dict__}
+    cls.__call__, cls._backs_off = decide, fired  # type: ignore[method-assign]
+    try:
+        yield log
+    finally:
+        for k in ("__call__", "_backs_off"):
+            if k in own:
+                setattr(cls, k, own[k])
+            else:
+                delattr(cls, k)
+
+
+def summary(log: list[Decision]) -> str:
+    """Decisions with a class raised, the safety rule's firings, those on zero references,
+    and the steps below a floor the rule caused."""
+    fired = [d for d in log if d.fired]
+    below = sum(any(a < min(b, f) for a, b, f in zip(d.after, d.before, d.floor_before,
+                                                     strict=True))
+                for d in fired if d.floor_before is not None)
+    return (f"{len(log)} decisions with a class raised, the safety rule fired in {len(fired)}, "
+            f"{sum(d.zero_reference for d in fired)} of them on zero references only, "
+            f"{below} steps below a floor on its firings")
+
+
+def decisions(scenario: str, config: str, seed: int, gen: float | None = None
+              ) -> list[Decision]:
+    """The run of ``config`` on ``scenario`` again, its scheme's decisions logged."""
+    from alphad_ns3.run import run
+
+    sc = {s.name: s for s in suite("all")}.get(scenario)
+    if sc is None:
+        raise ValueError(f"no scenario {scenario!r} (python -m bench.suite list)")
+    cfg = parse_config(config)
+    if cfg.kind != "alphad":
+        raise ValueError(f"{config}: only co-simulated configs decide")
+    with logged(cfg.scheme) as log, tempfile.TemporaryDirectory() as d:
+        run(spec(sc, cfg, seed, gen), d, timeout=RUN_TIMEOUT_S)
+    return log
+
+
+def report(log: list[Decision]) -> str:
+    lines = []
+    for d in log:
+        fl = f" floor {_levels(d.floor_before)}" if d.floor_before is not None else ""
+        why = (f" fired on c{',c'.join(map(str, d.tripped))}"
+               + (" (zero references)" if d.zero_reference else "")) if d.fired else ""
+        lines.append(f"switch {d.switch} {d.t:6.2f}s {_levels(d.before)} -> "
+                     f"{_levels(d.after)}{fl}{why}")
+    return "\n".join([*lines, summary(log)])
+
+
+def _levels(v: tuple[float, ...]) -> str:
+    return "[" + " ".join(f"{x:g}" for x in v) + "]"

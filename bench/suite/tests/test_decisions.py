@@ -1,0 +1,45 @@
+"""``decisions``: an auto-family config's run again, with its state after each decision."""
+
+from __future__ import annotations
+
+import pytest
+from alphad.schemes.auto18 import Auto18
+from alphad.schemes.auto22 import Auto22
+from alphad_ns3.run import default_program
+
+from bench.suite.__main__ import main
+from bench.suite.decisions import Decision, decisions, logged, summary
+from bench.suite.scenarios import suite
+
+
+def test_the_summary_counts_firings_zero_references_and_steps_below_a_floor() -> None:
+    log = [Decision(0, 1.0, (0, 0), (0, 5), None, False, (), False),
+           Decision(0, 2.0, (0, 5), (0, 4), (0, 1), True, (0,), True),  # above its floor
+           Decision(0, 3.0, (0, 1), (0, 0), (0, 1), True, (0,), False),  # below it
+           Decision(1, 3.0, (0, 2), (0, 1), None, True, (0,), True)]  # keeps no floor
+    assert summary(log) == ("4 decisions with a class raised, the safety rule fired in 3, "
+                            "2 of them on zero references only, 1 steps below a floor on "
+                            "its firings")
+
+
+def test_a_real_run_is_logged_and_the_scheme_restored(capsys: pytest.CaptureFixture[str]
+                                                      ) -> None:
+    if not default_program().is_file():
+        pytest.fail(f"{default_program()} is missing: build it with `make ns3`")
+    call, backs_off = Auto22.__call__, Auto22._backs_off
+    short = min(suite(), key=lambda s: s.cost)  # the cheapest scenario bursts early
+    log = decisions(short.name, "auto22@100ms", 1, gen=0.5)
+    assert Auto22.__call__ is call and Auto22._backs_off is backs_off
+    assert log and all(any(d.before) or any(d.after) for d in log)
+    assert all(d.floor_before is not None and len(d.before) == short.classes for d in log)
+    first = log[0]
+    assert not any(first.before) and any(first.after)  # the first raise
+    with logged("auto22") as again:
+        pass
+    assert again == [] and Auto22.__call__ is call
+    with logged("auto18"):  # a scheme that inherits both: nothing is left on its class
+        pass
+    assert "_backs_off" not in Auto18.__dict__ and "__call__" not in Auto18.__dict__
+    assert main(["decisions", short.name, "dt"]) == 2
+    assert "only co-simulated configs decide" in capsys.readouterr().err
+    assert main(["decisions", "nope", "auto22@1s"]) == 2
