@@ -20,6 +20,7 @@ import alphad.schemes.superseded  # noqa: F401  (the candidates' classes)
 from alphad.schemes.auto import Auto
 
 from bench.suite.runs import RUN_TIMEOUT_S, parse_config, spec
+from bench.suite.safety import tripped
 from bench.suite.scenarios import suite
 
 
@@ -33,21 +34,6 @@ class Decision:
     fired: bool  # the safety rule saw harm
     tripped: tuple[int, ...]  # classes whose loss tripped it (idle or busy queues)
     zero_reference: bool  # every tripped class had a reference of exactly zero
-
-
-def _tripped(s: Auto, before: list[float]) -> tuple[tuple[int, ...], bool]:
-    """The classes whose loss average is over the safety rule's bar, and whether all of them
-    had a zero reference (the rule of :mod:`alphad.schemes.auto`, rule 3)."""
-    p = s.p
-    out, zero = [], True
-    for c in range(s.P):
-        for i, floor in ((0, max(p["loss_min"], p.get("idle_loss_min", 0.0))),
-                         (1, p["loss_min"])):
-            lo, ba = s.loss[i][c], s.base[i][c]
-            if (i == 1 or before[c] == 0) and lo > p["safety"] * ba and lo >= floor:
-                out.append(c)
-                zero = zero and ba == 0
-    return tuple(sorted(set(out))), zero and bool(out)
 
 
 def _scheme_class(name: str) -> type[Auto]:
@@ -69,19 +55,23 @@ def logged(name: str) -> Iterator[list[Decision]]:
     ids: dict[int, int] = {}
 
     def fired(self: Any, t: float) -> bool:
-        self._logged_fired = True
+        # the levels are still those in force: the entries that tripped the rule now
+        self._logged_trips = tripped(self.loss, self.base, [k > 0 for k in self.level],
+                                     self.p)
         return backs_off(self, t)  # type: ignore[no-any-return]
 
     def decide(self: Any, est: Any) -> Any:
-        before, self._logged_fired = list(self.level), False
+        before, self._logged_trips = list(self.level), None
         floor = getattr(self, "floor", None)
         floor = tuple(floor) if floor is not None else None
         out = call(self, est)
         if any(before) or any(self.level):
-            tripped, zero = _tripped(self, before) if self._logged_fired else ((), False)
-            log.append(Decision(ids.setdefault(id(self), len(ids)), round(self.t, 6),
-                                tuple(before), tuple(self.level), floor,
-                                self._logged_fired, tripped, zero))
+            trips = self._logged_trips or []
+            log.append(Decision(
+                ids.setdefault(id(self), len(ids)), round(self.t, 6), tuple(before),
+                tuple(self.level), floor, self._logged_trips is not None,
+                tuple(sorted({c for _, c in trips})),
+                bool(trips) and all(self.base[i][c] == 0 for i, c in trips)))
         return out
 
     own = {k: cls.__dict__[k] for k in ("__call__", "_backs_off") if k in cls.__dict__}
