@@ -25,7 +25,7 @@ from pathlib import Path
 from bench.suite.runs import parse_config, split_configs
 from bench.suite.scenarios import DISTRIBUTION, GEN_S, WARMUPS_S, suite
 
-HALF_HELP = "dev, eval, extension, all, or scenario names (s03,s17,d02)"
+HALF_HELP = "dev, eval, extension, priority, all, or scenario names (s03,s17,d02)"
 
 REPO = Path(__file__).resolve().parents[2]
 RESULTS = REPO / "bench" / "results" / "suite.json"

@@ -23,7 +23,9 @@ from bench.suite.scenarios import (
     EXTENSION_SEED,
     GEN_S,
     N_EXTENSION,
+    N_PRIORITY,
     N_SCENARIOS,
+    PRIORITY_SEED,
     SUITE_SEED,
     WARMUPS_S,
 )
@@ -451,8 +453,10 @@ def write_report(results: Path, out: Path) -> None:
         "development half (controllers are designed on it) and an evaluation half (run once "
         "per frozen design; every config's rows stay, losers included). The development "
         f"half also holds {N_EXTENSION} scenarios drawn with seed {EXTENSION_SEED} with "
-        "DCTCP and data-mining sizes (`d00`..), which the hash had left almost all to the "
-        "evaluation half."),
+        "DCTCP and data-mining sizes (`d00`..), and "
+        f"{N_PRIORITY} drawn with seed {PRIORITY_SEED} with strict priority, DCTCP, static "
+        "traffic and two or three classes (`p00`..): strata the hash had left almost all to "
+        "the evaluation half."),
         "",
         (f"Metrics count what starts after {WARMUPS_S[0]:g} s ({WARMUPS_S[1]:g} s for 1 s "
         "controllers, whose first decision comes at two intervals), paired with DT at the "

@@ -5,9 +5,11 @@ generator, so ``draw(SUITE_SEED, N)`` gives the same suite on every machine. A s
 belongs to the development half or the evaluation half by a hash of its name:
 controllers are designed on ``dev`` and run on ``eval`` once, after their design is frozen.
 
-The development half also holds an extension, ``d00``.., drawn from the same distribution
-by another seed with DCTCP and data-mining sizes fixed (``extension()``): the hash left
-nearly all such scenarios to the evaluation half (docs/research/controller.md).
+The development half also holds two extensions drawn from the same distribution by other
+seeds, each for a stratum the hash left almost all to the evaluation half
+(docs/research/controller.md): ``d00``.. with DCTCP and data-mining sizes fixed
+(``extension()``), and ``p00``.. with strict priority, DCTCP, static traffic and two or
+three classes (``priority_extension()``).
 """
 
 from __future__ import annotations
@@ -20,14 +22,18 @@ from typing import Literal
 import numpy as np
 from alphad_ns3.scenario import DATA_DIR, Scenario
 
-__all__ = ["DISTRIBUTION", "EXTENSION_SEED", "GEN_S", "N_EXTENSION", "N_SCENARIOS",
-           "SUITE_SEED", "WARMUPS_S", "SuiteScenario", "draw", "extension", "half", "suite"]
+__all__ = ["DISTRIBUTION", "EXTENSION_SEED", "GEN_S", "N_EXTENSION", "N_PRIORITY",
+           "N_SCENARIOS", "PRIORITY_SEED", "SUITE_SEED", "WARMUPS_S", "SuiteScenario", "draw", "extension", "half", "suite"]
 
 SUITE_SEED = 2026  # the generator's seed: changing it draws another suite
 N_SCENARIOS = 40
 EXTENSION_SEED = 2027  # the development extension's generator seed
 N_EXTENSION = 10  # development scenarios drawn with DCTCP and data-mining sizes
 EXTENSION_PREFIX = "d"  # their names: d00, d01, ...
+PRIORITY_SEED = 2028  # the strict-priority extension's generator seed
+N_PRIORITY = 4  # development scenarios drawn with strict priority, DCTCP, static traffic
+PRIORITY_CLASSES = (2, 3)  # ... and this many classes
+PRIORITY_PREFIX = "p"  # their names: p00, p01, ...
 GEN_S = 4.0  # s during which flows and queries start
 DRAIN_S = 0.3  # s after the last start before a run stops
 # s: metrics count what starts after the warm-up (a switch whose controller has run for a
@@ -136,8 +142,8 @@ def _rank(name: str) -> bytes:
 
 def half(name: str, n: int = N_SCENARIOS) -> Literal["dev", "eval"]:
     """The scenario's half: the suite's names ranked by a hash, the first half ``dev``; the
-    extension's scenarios are ``dev``."""
-    if name.startswith(EXTENSION_PREFIX):
+    extensions' scenarios are ``dev``."""
+    if name.startswith((EXTENSION_PREFIX, PRIORITY_PREFIX)):
         return "dev"
     names = sorted((f"s{i:02d}" for i in range(n)), key=_rank)
     return "dev" if names.index(name) < n // 2 else "eval"
@@ -172,11 +178,13 @@ def _phases(rng: np.random.Generator, classes: int, ws: tuple[int, ...],
 
 
 def draw(seed: int = SUITE_SEED, n: int = N_SCENARIOS, tcp: str = "", cdf: str = "",
-         prefix: str = "s") -> list[SuiteScenario]:
+         prefix: str = "s", sched: str = "", classes_range: tuple[int, int] | None = None,
+         static: bool = False) -> list[SuiteScenario]:
     """``n`` scenarios drawn from DISTRIBUTION by a generator seeded with ``seed``, named
-    ``prefix`` and a number; a ``tcp`` or ``cdf`` given fixes it in every scenario (the
-    draw of everything else is the same)."""
-    fixed_tcp, fixed_cdf = tcp, cdf
+    ``prefix`` and a number; a ``tcp``, ``cdf`` or ``sched`` given fixes it in every
+    scenario, and ``static`` the traffic (the draw of everything else is the same);
+    ``classes_range`` narrows the number of classes."""
+    fixed_tcp, fixed_cdf, fixed_sched = tcp, cdf, sched
     rng = np.random.default_rng(seed)
     d = DISTRIBUTION
     out = []
@@ -185,11 +193,12 @@ def draw(seed: int = SUITE_SEED, n: int = N_SCENARIOS, tcp: str = "", cdf: str =
         servers = int(rng.integers(d["servers"][0], d["servers"][1] + 1))
         spines = int(rng.integers(d["spines"][0], d["spines"][1] + 1))
         buf = float(rng.uniform(*d["buffer_kb_per_port_per_gbps"])) * 1024
-        classes = int(rng.integers(d["classes"][0], d["classes"][1] + 1))
-        sched = str(rng.choice(d["sched"]))
+        lo, hi = classes_range or d["classes"]
+        classes = int(rng.integers(lo, hi + 1))
+        sched = str(rng.choice(d["sched"]))  # drawn even when fixed, as tcp and cdf below
         tcp = str(rng.choice(d["tcp"]))  # drawn even when fixed: the rest stays the same
         cdf = str(rng.choice(d["cdf"]))
-        tcp, cdf = fixed_tcp or tcp, fixed_cdf or cdf
+        tcp, cdf, sched = fixed_tcp or tcp, fixed_cdf or cdf, fixed_sched or sched
         load = float(rng.uniform(*d["load"]))
         kinds = list(d["incast"])
         kind = kinds[int(rng.choice(len(kinds), p=list(d["incast"].values())))]
@@ -210,6 +219,7 @@ def draw(seed: int = SUITE_SEED, n: int = N_SCENARIOS, tcp: str = "", cdf: str =
         alphas = tuple(float(2.0 ** k) for k in ks)
         varying = rng.random() < d["traffic"]["time-varying"]
         phases = _phases(rng, classes, ws, burst, load, qps, req) if varying else ""
+        phases = "" if static else phases  # drawn even when fixed, as sched, tcp and cdf
         out.append(SuiteScenario(
             name=f"{prefix}{i:02d}", leaves=leaves, servers=servers, spines=spines,
             buffer_per_port_per_gbps=round(buf, 1), classes=classes,
@@ -227,12 +237,20 @@ def extension() -> list[SuiteScenario]:
                 prefix=EXTENSION_PREFIX)
 
 
+def priority_extension() -> list[SuiteScenario]:
+    """The development half's strict-priority extension (see the module's docstring)."""
+    return draw(PRIORITY_SEED, N_PRIORITY, tcp="dctcp", sched="sp",
+                classes_range=PRIORITY_CLASSES, static=True, prefix=PRIORITY_PREFIX)
+
+
 def suite(which: str = "all") -> list[SuiteScenario]:
-    """The suite's scenarios: ``dev`` (with the extension), ``eval``, ``extension`` or
-    ``all``; or a comma-separated list of names (``s03,s17,d02``)."""
+    """The suite's scenarios: ``dev`` (with the extensions), ``eval``, ``extension``,
+    ``priority`` or ``all``; or a comma-separated list of names (``s03,s17,d02``)."""
     if which == "extension":
         return extension()
-    every = draw() + extension()
+    if which == "priority":
+        return priority_extension()
+    every = draw() + extension() + priority_extension()
     if which == "all":
         return every
     if which in ("dev", "eval"):
@@ -241,7 +259,8 @@ def suite(which: str = "all") -> list[SuiteScenario]:
     unknown = names - {s.name for s in every}
     if unknown:
         raise ValueError(f"unknown scenario {min(unknown)!r} (s00..s{N_SCENARIOS - 1:02d}, "
-                         f"{EXTENSION_PREFIX}00..{EXTENSION_PREFIX}{N_EXTENSION - 1:02d})")
+                         f"{EXTENSION_PREFIX}00..{EXTENSION_PREFIX}{N_EXTENSION - 1:02d}, "
+                         f"{PRIORITY_PREFIX}00..{PRIORITY_PREFIX}{N_PRIORITY - 1:02d})")
     return [s for s in every if s.name in names]
 
 

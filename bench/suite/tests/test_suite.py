@@ -24,7 +24,16 @@ from bench.suite.campaign import (
     writes_digest,
 )
 from bench.suite.runs import parse_config, spec, split_configs
-from bench.suite.scenarios import DISTRIBUTION, N_EXTENSION, N_SCENARIOS, draw, suite
+from bench.suite.scenarios import (
+    DISTRIBUTION,
+    N_EXTENSION,
+    N_PRIORITY,
+    N_SCENARIOS,
+    PRIORITY_CLASSES,
+    PRIORITY_SEED,
+    draw,
+    suite,
+)
 
 
 def test_the_draw_is_reproducible_and_covers_the_distribution() -> None:
@@ -81,6 +90,21 @@ def test_the_extension_is_development_data_with_dctcp_and_data_mining_sizes() ->
     assert [dataclasses.replace(s, tcp="dctcp", cdf="datamining") for s in free] == fixed
     # everything but the fixed fields follows the distribution: more than one of each
     assert len({s.sched for s in ext}) == 2 and len({s.classes for s in ext}) > 2
+
+
+def test_the_priority_extension_is_static_strict_priority_dctcp_with_few_classes() -> None:
+    ext = suite("priority")
+    assert len(ext) == N_PRIORITY and {s.half for s in ext} == {"dev"}
+    assert {(s.tcp, s.sched, s.phases) for s in ext} == {("dctcp", "sp", "")}
+    assert {s.classes for s in ext} <= set(range(PRIORITY_CLASSES[0], PRIORITY_CLASSES[1] + 1))
+    assert ext == [s for s in suite("dev") if s.name.startswith("p")]
+    assert not {s.name for s in ext} & {s.name for s in suite("eval")}
+    # fixing sched and the traffic leaves the draw of every other field as it was
+    free, fixed = draw(7, 6), draw(7, 6, sched="sp", static=True)
+    assert [dataclasses.replace(s, sched="sp", phases="") for s in free] == fixed
+    assert any(s.phases for s in free)  # the fixing did something
+    # the rest still follows the distribution: more than one flow-size distribution
+    assert len({s.cdf for s in draw(PRIORITY_SEED, 12, sched="sp", static=True)}) == 2
 
 
 def test_a_config_list_splits_outside_brackets() -> None:
