@@ -221,9 +221,11 @@ def main(argv: list[str] | None = None) -> int:
     if a.cmd == "decisions":
         from bench.suite.decisions import decisions, report
 
+        from alphad_ns3.run import RunError
+
         try:
             print(report(decisions(a.scenario, a.config, a.seed, a.gen)))
-        except ValueError as e:
+        except (ValueError, RunError) as e:
             print(f"error: {e}", file=sys.stderr)
             return 2
         return 0

@@ -43,3 +43,10 @@ def test_a_real_run_is_logged_and_the_scheme_restored(capsys: pytest.CaptureFixt
     assert main(["decisions", short.name, "dt"]) == 2
     assert "only co-simulated configs decide" in capsys.readouterr().err
     assert main(["decisions", "nope", "auto22@1s"]) == 2
+
+
+def test_a_missing_ns3_program_is_a_named_error(monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("ALPHAD_NS3_BIN", "/nonexistent/alphad-ns3-sim")
+    assert main(["decisions", "s21", "auto22@1s", "--gen", "12"]) == 2
+    assert "the ns-3 program is not built (run `make ns3`)" in capsys.readouterr().err
