@@ -266,8 +266,16 @@ TrafficManager::Read(Ptr<Socket> s)
 void
 TrafficManager::PeerClosed(Ptr<Socket> s)
 {
+    // Close() with unread data resets the connection (RFC 2525), and the reset calls the
+    // error-close callback, this function, from inside Close(): closing again would reset
+    // again, without end.
+    if (!m_closing.insert(PeekPointer(s)).second)
+    {
+        return;
+    }
     m_rxFlow.erase(PeekPointer(s));
     s->Close();
+    m_closing.erase(PeekPointer(s));
 }
 
 void

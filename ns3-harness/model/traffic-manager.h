@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <ostream>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace ns3
@@ -160,6 +161,9 @@ class TrafficManager : public Object
     std::unordered_map<Key, uint32_t, KeyHash> m_byKey;
     std::unordered_map<const Socket*, uint32_t> m_txFlow;
     std::unordered_map<const Socket*, uint32_t> m_rxFlow;
+    // Receiving sockets inside their Close(): a Close() that resets the connection reports
+    // an error close, which must not close them again.
+    std::unordered_set<const Socket*> m_closing;
     uint64_t m_rateBps;
     Time m_linkDelay;
     uint32_t m_mss;
