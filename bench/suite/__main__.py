@@ -219,9 +219,9 @@ def main(argv: list[str] | None = None) -> int:
                                      in zip(runs, dts, pls)], a.scheme)))
         return 0
     if a.cmd == "decisions":
-        from bench.suite.decisions import decisions, report
-
         from alphad_ns3.run import RunError
+
+        from bench.suite.decisions import decisions, report
 
         try:
             print(report(decisions(a.scenario, a.config, a.seed, a.gen)))
