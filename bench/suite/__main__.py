@@ -114,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
         w.add_argument("--seed", type=int, default=1)
         w.add_argument("--scheme", default="auto18", help="an `auto`-family scheme")
         w.add_argument("--interval", default="100ms", help="the run's interval: 100ms or 1s")
+        w.add_argument("--gen", type=float, default=None,
+                       help=f"seconds during which flows start (default {GEN_S:g})")
     a = ap.parse_args(argv)
 
     if a.cmd == "list":
@@ -206,15 +208,18 @@ def main(argv: list[str] | None = None) -> int:
             scenarios = suite(a.half)
             safety.check([a.scheme], flag="--scheme")
             parse_config(f"{a.scheme}@{a.interval}")
+            if a.gen is not None and not a.gen > 0:
+                raise ValueError(f"--gen: {a.gen:g} s, must be more than 0")
         except ValueError as e:
             print(f"error: {e}", file=sys.stderr)
             return 2
-        runs = recordings(scenarios, a.seed, log=print, config=a.scheme, interval=a.interval)
+        runs = recordings(scenarios, a.seed, log=print, config=a.scheme, interval=a.interval,
+                          gen=a.gen)
         if a.cmd == "raises":
             print("\n".join(raises.table(runs, a.scheme)))
             return 0
-        dts = recordings(scenarios, a.seed, log=print)
-        pls = recordings(scenarios, a.seed, log=print, config="placebo")
+        dts = recordings(scenarios, a.seed, log=print, gen=a.gen)
+        pls = recordings(scenarios, a.seed, log=print, config="placebo", gen=a.gen)
         print("\n".join(power.table([(sc, r, d, p) for (sc, r), (_, d), (_, p)
                                      in zip(runs, dts, pls)], a.scheme)))
         return 0

@@ -59,18 +59,19 @@ class _Recorder:
 
 
 def record(sc: SuiteScenario, seed: int, path: Path, interval: str = "100ms",
-           program: Path | None = None, config: str = "dt") -> Path:
-    """Run ``sc`` with the daemon co-simulated every ``interval``; pickle each switch's
-    topology, classes and samples to ``path``. ``config``: ``dt`` (the operator's alphas,
-    nothing written), ``placebo`` (the placebo's alphas, nothing written) or a scheme whose
-    writes reach the traffic."""
+           program: Path | None = None, config: str = "dt", gen: float | None = None) -> Path:
+    """Run ``sc`` with the daemon co-simulated every ``interval``, flows starting for
+    ``gen`` seconds (the suite's GEN_S by default); pickle each switch's topology, classes
+    and samples to ``path``. ``config``: ``dt`` (the operator's alphas, nothing written),
+    ``placebo`` (the placebo's alphas, nothing written) or a scheme whose writes reach the
+    traffic."""
     from alphad.backends.sim import CosimSession, cosimulate
     from alphad.controller import Controller
 
     if config == "placebo":
         sc = replace(sc, alphas=tuple(a * (1 + PLACEBO_EPS) for a in sc.alphas))
     run_cfg = parse_config(f"{'dt' if config == 'placebo' else config}@{interval}")
-    s = spec(sc, run_cfg, seed)
+    s = spec(sc, run_cfg, seed, gen)
     if config == "placebo":  # the daemon takes the placebo's alphas as they are, not as 2^k
         s = s.model_copy(update={"alphad": {**(s.alphad or {}), "quantize": {
             **QUANTIZE, "mode": "continuous", "hysteresis": 0.0}}})
@@ -254,20 +255,22 @@ def judge(data: dict[str, Any], sc: SuiteScenario, test: BurstTest, every: int =
 
 def recordings(scenarios: Sequence[SuiteScenario], seed: int,
                log: Callable[[str], None] = print, config: str = "dt",
-               interval: str = "100ms") -> list[tuple[SuiteScenario, dict[str, Any]]]:
-    """Each scenario's recording under ``config`` (see ``record``) every ``interval``, from
-    the cache (``telemetry/`` beside the runs, keyed by the program's snapshot) or recorded
-    now."""
+               interval: str = "100ms", gen: float | None = None
+               ) -> list[tuple[SuiteScenario, dict[str, Any]]]:
+    """Each scenario's recording under ``config`` (see ``record``) every ``interval``, flows
+    starting for ``gen`` seconds (GEN_S by default), from the cache (``telemetry/`` beside
+    the runs, keyed by the program's snapshot) or recorded now."""
     cache = cache_dir()
     program, sim = program_snapshot(cache)
     tag = interval if config == "dt" else f"{config}-{interval}"
+    tag += f"-gen{gen:g}" if gen is not None else ""
     out = []
     for sc in scenarios:
         path = cache / "telemetry" / f"sim-{sim}" / f"{sc.name}-{seed}-{tag}.pkl"
         if not path.exists():
             t0 = time.time()
             tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            record(sc, seed, tmp, interval=interval, program=program, config=config)
+            record(sc, seed, tmp, interval=interval, program=program, config=config, gen=gen)
             tmp.replace(path)
             log(f"recorded {sc.name} seed {seed} under {config} in {time.time() - t0:.0f} s")
         out.append((sc, pickle.loads(path.read_bytes())))

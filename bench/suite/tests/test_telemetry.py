@@ -194,3 +194,15 @@ def test_the_harm_test_is_the_safety_rules_comparison() -> None:
     # below loss_min nothing is harm
     assert safety.tripped([[0.0009, 0.0], [0.0, 0.0]], [[0.0, 0.0], [0.0, 0.0]],
                           [False, False], p) == []
+
+
+def test_a_recording_of_another_length(three: dict[str, Any], tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    short = pickle.loads(telemetry.record(_tiny(), 1, tmp_path / "short.pkl",
+                                          gen=0.3).read_bytes())
+    t_short = short["switches"]["leaf0"][2][-1].t
+    t_default = three["dt"]["switches"]["leaf0"][2][-1].t  # GEN_S 0.6 there
+    assert t_short < t_default - 0.2
+    from bench.suite.__main__ import main
+    assert main(["power", "--half", "s21", "--gen", "0"]) == 2
+    assert "--gen: 0 s, must be more than 0" in capsys.readouterr().err
