@@ -23,7 +23,8 @@ import numpy as np
 from alphad_ns3.scenario import DATA_DIR, Scenario
 
 __all__ = ["DISTRIBUTION", "EXTENSION_SEED", "GEN_S", "N_EXTENSION", "N_PRIORITY",
-           "N_SCENARIOS", "PRIORITY_SEED", "SUITE_SEED", "WARMUPS_S", "SuiteScenario", "draw", "extension", "half", "suite"]
+           "N_SCENARIOS", "PRIORITY_SEED", "SUITE_SEED", "WARMUPS_S", "SuiteScenario", "draw",
+           "extension", "half", "priority_extension", "suite"]
 
 SUITE_SEED = 2026  # the generator's seed: changing it draws another suite
 N_SCENARIOS = 40
