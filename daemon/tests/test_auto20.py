@@ -51,10 +51,11 @@ def test_no_raise_for_hold_after_harm() -> None:
     assert levels[-1][1] == 16.0
 
 
-def test_without_harm_it_writes_what_auto18_writes() -> None:
-    # the web queues lose nothing: the safety rule never fires, and the two never differ
+def writes_as_auto18_without_harm(scheme: str) -> None:
+    """The web queues lose nothing: the safety rule never fires, and ``scheme`` writes what
+    `auto18` writes on random intervals with bursts."""
     for seed in (1, 2):
-        a, b = two_classes(), two_classes("auto18")
+        a, b = two_classes(scheme), two_classes("auto18")
         raised = 0
         for step in web_and_bursts(seed):
             out = a.step(**step)
@@ -63,7 +64,16 @@ def test_without_harm_it_writes_what_auto18_writes() -> None:
         assert raised > 50
 
 
-def test_its_parameters_are_auto18s() -> None:
-    sw = two_classes()
+def has_auto18s_parameters(scheme: str) -> None:
+    """``scheme`` takes `auto18`'s parameters with their defaults, and its fixed hold."""
+    sw = two_classes(scheme)
     assert {k: sw.sch.p[k] for k in auto18.DEFAULTS} == auto18.DEFAULTS
     assert sw.sch.p["hold"] == auto18.HOLD_S
+
+
+def test_without_harm_it_writes_what_auto18_writes() -> None:
+    writes_as_auto18_without_harm("auto20")
+
+
+def test_its_parameters_are_auto18s() -> None:
+    has_auto18s_parameters("auto20")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from test_auto20 import two_classes
+from test_auto20 import has_auto18s_parameters, two_classes
 
 from alphad.schemes import auto18
 
@@ -78,6 +78,4 @@ def test_brief_harm_does_not_step_below_the_absorbing_level() -> None:
 
 
 def test_its_parameters_are_auto18s() -> None:
-    sw = two_classes("auto21")
-    assert {k: sw.sch.p[k] for k in auto18.DEFAULTS} == auto18.DEFAULTS
-    assert sw.sch.p["hold"] == auto18.HOLD_S
+    has_auto18s_parameters("auto21")

@@ -3,10 +3,8 @@ burst."""
 
 from __future__ import annotations
 
-from test_auto20 import two_classes
+from test_auto20 import has_auto18s_parameters, two_classes
 from test_auto21 import ABSORBED, BASE, LOST, QUERY, WEB
-
-from alphad.schemes import auto18
 
 HARM = {"drops": {0: 312_500}, "peak": {**WEB, 1: 20_000}}  # web loses 0.5%: five times DT
 SMALL = {"drops": BASE, "peak": {**WEB, 1: 20_000}}  # queries that fit alpha_p, web at DT
@@ -72,6 +70,4 @@ def test_harm_only_the_average_holds_does_not_step_below_the_floor() -> None:
 
 
 def test_its_parameters_are_auto18s() -> None:
-    sw = two_classes("auto22")
-    assert {k: sw.sch.p[k] for k in auto18.DEFAULTS} == auto18.DEFAULTS
-    assert sw.sch.p["hold"] == auto18.HOLD_S
+    has_auto18s_parameters("auto22")

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from test_auto import web_and_bursts
-from test_auto20 import two_classes
+from test_auto20 import has_auto18s_parameters, writes_as_auto18_without_harm
 from test_auto21 import LOST, QUERY
 from test_auto22 import HARM, learned, quiet
 
@@ -50,17 +49,8 @@ def test_a_fallback_forgets_the_ceiling() -> None:
 
 
 def test_without_harm_it_writes_what_auto18_writes() -> None:
-    for seed in (1, 2):
-        a, b = two_classes("auto24"), two_classes("auto18")
-        raised = 0
-        for step in web_and_bursts(seed):
-            out = a.step(**step)
-            np.testing.assert_array_equal(out, b.step(**step))
-            raised += bool((out > 0.5).any())
-        assert raised > 50
+    writes_as_auto18_without_harm("auto24")
 
 
 def test_its_parameters_are_auto18s() -> None:
-    sw = two_classes("auto24")
-    assert {k: sw.sch.p[k] for k in auto18.DEFAULTS} == auto18.DEFAULTS
-    assert sw.sch.p["hold"] == auto18.HOLD_S
+    has_auto18s_parameters("auto24")
