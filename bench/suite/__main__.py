@@ -9,6 +9,7 @@
     python -m bench.suite decisions s21 auto22@1s --gen 12  # the run again, its state logged
     python -m bench.suite power --half s21 --scheme auto18  # its safety rule against real harm
     python -m bench.suite raises --half s23 --scheme auto18 # its raises by cause and by truth
+    python -m bench.suite room --half p00 --seed 3 --gen 12 # room a raise takes beside others
 
 ``run`` always runs DT (every metric is paired with it). ``--scheduler tcp://host:8786``
 sends the runs to a Dask cluster whose workers share the cache directory
@@ -99,6 +100,13 @@ def main(argv: list[str] | None = None) -> int:
                    "judged ahead, over all the recordings")
     b.add_argument("--idle-util", default="0.1",
                    help="with --burst-frac: the idle_util values of the sweep")
+    m = sub.add_parser("room", help="the room a raise would take beside the other classes' "
+                       "peaks, in the intervals with a burst of telemetry recorded under DT")
+    m.add_argument("--half", default="dev", help=HALF_HELP)
+    m.add_argument("--seed", type=int, default=1)
+    m.add_argument("--interval", default="1s", help="replayed at this interval: 100ms or 1s")
+    m.add_argument("--gen", type=float, default=None,
+                   help=f"seconds during which flows start (default {GEN_S:g})")
     f = sub.add_parser("safety", help="the safety rule's false alarms on telemetry recorded "
                        "under DT")
     f.add_argument("--half", default="dev", help=HALF_HELP)
@@ -186,6 +194,21 @@ def main(argv: list[str] | None = None) -> int:
         recs = [r for s in seeds for r in recordings(scenarios, int(s), log=print)]
         print("\n".join(sweep(recs, fracs, utils) if fracs else
                         table(recs, ahead=a.ahead, confirm_s=a.confirm_s)))
+        return 0
+    if a.cmd == "room":
+        from bench.suite import room
+        from bench.suite.telemetry import recordings
+
+        try:
+            scenarios = suite(a.half)
+            interval_s = parse_config(f"dt@{a.interval}").interval_s
+            if a.gen is not None and not a.gen > 0:
+                raise ValueError(f"--gen: {a.gen:g} s, must be more than 0")
+        except ValueError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        print("\n".join(room.table(recordings(scenarios, a.seed, log=print, gen=a.gen),
+                                    interval_s)))
         return 0
     if a.cmd == "safety":
         from bench.suite import safety

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from alphad_ns3.run import default_program
 
-from bench.suite import power, raises, safety, scenarios, telemetry
+from bench.suite import power, raises, room, safety, scenarios, telemetry
 from bench.suite.scenarios import suite
 
 
@@ -205,4 +205,22 @@ def test_a_recording_of_another_length(three: dict[str, Any], tmp_path: Path,
     assert t_short < t_default - 0.2
     from bench.suite.__main__ import main
     assert main(["power", "--half", "s21", "--gen", "0"]) == 2
+    assert "--gen: 0 s, must be more than 0" in capsys.readouterr().err
+
+
+def test_the_room_a_raise_takes_beside_the_other_classes_peaks(
+        three: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
+    xs = room.seconds(three["dt"], 0.1)
+    assert xs  # the queries overflow class 1
+    for x in xs:
+        # the queues that lost nothing are some of the others: their need is no larger
+        assert x.room_all <= x.room_clean <= x.free <= 1.0
+        assert 0.0 < x.burst_loss <= 1.0 and x.other_rate >= 0.0
+    assert any(x.room_all < x.room_clean for x in xs)  # web's busy queue fills its threshold
+    rows = room.table([(_tiny(), three["dt"])], 0.1)
+    cells = rows[2].split(" | ")
+    assert cells[2:5] == [str(len(xs)), str(sum(x.room_all <= 0 for x in xs)),
+                          str(sum(x.room_clean <= 0 for x in xs))]
+    from bench.suite.__main__ import main
+    assert main(["room", "--half", "p00", "--gen", "0"]) == 2
     assert "--gen: 0 s, must be more than 0" in capsys.readouterr().err
