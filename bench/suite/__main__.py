@@ -105,6 +105,9 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--half", default="dev", help=HALF_HELP)
     m.add_argument("--seed", type=int, default=1)
     m.add_argument("--interval", default="1s", help="replayed at this interval: 100ms or 1s")
+    m.add_argument("--config", default="dt",
+                   help="dt (recorded every 100 ms), or an auto-family scheme's own run at "
+                   "--interval")
     m.add_argument("--gen", type=float, default=None,
                    help=f"seconds during which flows start (default {GEN_S:g})")
     f = sub.add_parser("safety", help="the safety rule's false alarms on telemetry recorded "
@@ -196,19 +199,22 @@ def main(argv: list[str] | None = None) -> int:
                         table(recs, ahead=a.ahead, confirm_s=a.confirm_s)))
         return 0
     if a.cmd == "room":
-        from bench.suite import room
+        from bench.suite import room, safety
         from bench.suite.telemetry import recordings
 
         try:
             scenarios = suite(a.half)
             interval_s = parse_config(f"dt@{a.interval}").interval_s
+            if a.config != "dt":
+                safety.check([a.config], flag="--config")
             if a.gen is not None and not a.gen > 0:
                 raise ValueError(f"--gen: {a.gen:g} s, must be more than 0")
         except ValueError as e:
             print(f"error: {e}", file=sys.stderr)
             return 2
-        print("\n".join(room.table(recordings(scenarios, a.seed, log=print, gen=a.gen),
-                                    interval_s)))
+        recs = recordings(scenarios, a.seed, log=print, config=a.config,
+                          interval="100ms" if a.config == "dt" else a.interval, gen=a.gen)
+        print("\n".join(room.table(recs, interval_s)))
         return 0
     if a.cmd == "safety":
         from bench.suite import safety

@@ -6,8 +6,9 @@ pool's free buffer at its peak), so the room a raise may take without costing q 
 F - W_q / alpha_q. For each interval of a recording (replayed at ``interval_s``) in which
 `auto`'s burst test flags a queue, ``seconds`` measures that room beside every other
 class's queues and beside those of them that lost nothing, with what else the interval
-shows: the flagged classes' loss, the highest rate of another class's queue, the free
-buffer. ``table`` tabulates it per scenario: whether the room predicts where a raise harms.
+shows: the flagged classes' loss, the highest rate and peak of another class's queue,
+the free buffer. A scheme's own run (recorded as ``power`` records it) is measured the same
+way. ``table`` tabulates it per scenario: whether the room predicts where a raise harms.
 """
 
 from __future__ import annotations
@@ -35,11 +36,12 @@ class Interval:
     room_clean: float  # ... over those of them that lost nothing
     burst_loss: float  # dropped over offered bytes of the flagged classes' queues
     other_rate: float  # the highest rate of another class's queue
+    other_peak: float  # the highest peak of another class's queue, over B
     free: float  # F / B
 
 
 def seconds(rec: dict[str, Any], interval_s: float = 1.0) -> list[Interval]:
-    """Every interval of ``rec`` (a DT recording) with a burst, at ``interval_s``."""
+    """Every interval of ``rec`` with a burst, at ``interval_s`` (or the recording's)."""
     k = max(round(interval_s / float(rec["interval_s"])), 1)
     p = dict(auto18.DEFAULTS)
     out = []
@@ -64,6 +66,7 @@ def seconds(rec: dict[str, Any], interval_s: float = 1.0) -> list[Interval]:
                 room_clean=(e.free - (need[clean].max() if clean.any() else 0.0)) / B,
                 burst_loss=float(e.drop_delta[burst].sum() / max(offered[burst].sum(), 1.0)),
                 other_rate=float(e.rate[other].max()) if other.any() else 0.0,
+                other_peak=float(np.max(e.watermark[other])) / B if other.any() else 0.0,
                 free=e.free / B))
     return out
 
@@ -73,12 +76,13 @@ def table(recs: Sequence[tuple[SuiteScenario, dict[str, Any]]],
     """Markdown: per scenario, the intervals with a burst, those without room, the medians."""
     rows = [("| scenario | seed | intervals with a burst | no room beside any other queue's "
              "peak | ... beside those that lost nothing | flagged classes' loss (median) | "
-             "highest rate of another class's queue (median) | free buffer (median) |"),
-            "|---|---|---|---|---|---|---|---|"]
+             "highest rate of another class's queue (median) | highest peak of another "
+             "class's queue (median) | free buffer (median) |"),
+            "|---|---|---|---|---|---|---|---|---|"]
     for sc, rec in recs:
         xs = seconds(rec, interval_s)
         if not xs:
-            rows.append(f"| {sc.name} | {rec['seed']} | 0 | | | | | |")
+            rows.append(f"| {sc.name} | {rec['seed']} | 0 | | | | | | |")
             continue
 
         def med(f: str, xs: list[Interval] = xs) -> str:
@@ -87,5 +91,5 @@ def table(recs: Sequence[tuple[SuiteScenario, dict[str, Any]]],
         rows.append(f"| {sc.name} | {rec['seed']} | {len(xs)} | "
                     f"{sum(x.room_all <= 0 for x in xs)} | "
                     f"{sum(x.room_clean <= 0 for x in xs)} | {med('burst_loss')} | "
-                    f"{med('other_rate')} | {med('free')} |")
+                    f"{med('other_rate')} | {med('other_peak')} | {med('free')} |")
     return rows

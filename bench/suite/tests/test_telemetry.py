@@ -215,12 +215,18 @@ def test_the_room_a_raise_takes_beside_the_other_classes_peaks(
     for x in xs:
         # the queues that lost nothing are some of the others: their need is no larger
         assert x.room_all <= x.room_clean <= x.free <= 1.0
-        assert 0.0 < x.burst_loss <= 1.0 and x.other_rate >= 0.0
+        assert 0.0 < x.burst_loss <= 1.0 and x.other_rate >= 0.0 and x.other_peak >= 0.0
     assert any(x.room_all < x.room_clean for x in xs)  # web's busy queue fills its threshold
     rows = room.table([(_tiny(), three["dt"])], 0.1)
+    assert {r.count("|") for r in rows} == {10}  # head, rule and row: nine columns
     cells = rows[2].split(" | ")
     assert cells[2:5] == [str(len(xs)), str(sum(x.room_all <= 0 for x in xs)),
                           str(sum(x.room_clean <= 0 for x in xs))]
     from bench.suite.__main__ import main
     assert main(["room", "--half", "p00", "--gen", "0"]) == 2
     assert "--gen: 0 s, must be more than 0" in capsys.readouterr().err
+    assert main(["room", "--half", "p00", "--config", "abm"]) == 2
+    assert "--config" in capsys.readouterr().err
+    # a scheme's own run is measured as it ran: auto9's raises take the free buffer
+    ran = room.seconds(three["auto9"], 0.1)
+    assert ran and all(x.room_all <= x.free for x in ran)
