@@ -214,11 +214,11 @@ def test_the_room_a_raise_takes_beside_the_other_classes_peaks(
     assert xs  # the queries overflow class 1
     for x in xs:
         # the queues that lost nothing are some of the others: their need is no larger
-        assert x.room_all <= x.room_clean <= x.free <= 1.0
+        assert x.room_all <= x.room_clean <= x.free <= 1.0 and x.room_line <= x.free
         assert 0.0 < x.burst_loss <= 1.0 and x.other_rate >= 0.0 and x.other_peak >= 0.0
     assert any(x.room_all < x.room_clean for x in xs)  # web's busy queue fills its threshold
     rows = room.table([(_tiny(), three["dt"])], 0.1)
-    assert {r.count("|") for r in rows} == {10}  # head, rule and row: nine columns
+    assert {r.count("|") for r in rows} == {11}  # head, rule and row: ten columns
     cells = rows[2].split(" | ")
     assert cells[2:5] == [str(len(xs)), str(sum(x.room_all <= 0 for x in xs)),
                           str(sum(x.room_clean <= 0 for x in xs))]
