@@ -1,10 +1,12 @@
-"""`auto26`: `auto18` that leaves the queues sending at line rate the buffer their peaks
-needed."""
+"""`auto26`, `auto18` that leaves the queues sending at line rate the buffer their peaks
+needed, and `auto27`, whose evidence of it lasts HOLD_S."""
 
 from __future__ import annotations
 
 from test_auto20 import has_auto18s_parameters, two_classes, writes_as_auto18_without_harm
 from test_auto21 import BASE, LOST
+
+from alphad.schemes import auto18
 
 # web's queue on port 1 at line rate, its peak 100 kB at alpha 0.5: it needed 200 kB free
 # (on port 0 it sends half of line rate, beside the queries)
@@ -55,3 +57,21 @@ def test_without_harm_it_writes_what_auto18_writes() -> None:
 
 def test_its_parameters_are_auto18s() -> None:
     has_auto18s_parameters("auto26")
+
+
+def test_auto27_raises_nothing_for_hold_after_a_queue_at_line_rate_had_no_room() -> None:
+    sw = learned("auto27")
+    assert sw.step(util=LINE, **LOST)[1] == 0.5  # type: ignore[arg-type]  # no room: as auto26
+    t_full = sw.t
+    room = {**LOST, "pool": 700_000}  # room again, bursts keep arriving
+    levels = [(sw.t + 0.1, sw.step(util=LINE, **room)[1]) for _ in range(25)]  # type: ignore[arg-type]
+    assert all(a == 0.5 for t, a in levels if t - t_full < auto18.HOLD_S - 1e-9)
+    assert levels[-1][1] == 16.0  # HOLD_S later: auto18's raise
+    new = learned("auto26")  # auto26 raises at the first interval with room
+    new.step(util=LINE, **LOST)  # type: ignore[arg-type]
+    assert new.step(util=LINE, **room)[1] == 16.0  # type: ignore[arg-type]
+
+
+def test_auto27_without_harm_writes_what_auto18_writes() -> None:
+    writes_as_auto18_without_harm("auto27")
+    has_auto18s_parameters("auto27")

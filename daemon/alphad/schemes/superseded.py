@@ -3,7 +3,7 @@ ones, and those under study), for the harnesses that reproduce their rows in the
 evaluation (docs/evaluation.md), never for a switch.
 
 `auto18`, the default, is built on the superseded ones' classes, so their code stays;
-`auto20` to `auto26` are built on `auto18`'s. Importing this module registers
+`auto20` to `auto27` are built on `auto18`'s. Importing this module registers
 their factories as candidates: ``schemes.get`` finds them and a configuration validated
 in the same process may name them, while ``schemes.known()`` (what the daemon offers and
 documents) leaves them out. The daemon never imports it.
@@ -21,7 +21,8 @@ documents) leaves them out. The daemon never imports it.
 - ``auto24``: `auto18` whose raises stop below the level at which the safety rule last
   fired, one level higher per ``HOLD_S``;
 - ``auto25``: `auto20` whose wait after harm doubles with each harm in a row;
-- ``auto26``: `auto18` that raises nothing while a queue at line rate has no room left.
+- ``auto26``: `auto18` that raises nothing while a queue at line rate has no room left;
+- ``auto27``: `auto26` whose evidence lasts ``HOLD_S``.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from alphad.schemes import (
     auto24,
     auto25,
     auto26,
+    auto27,
 )
 from alphad.schemes._base import register
 
@@ -44,5 +46,5 @@ for _name, _make in (("auto", auto.make), ("auto4", auto4.make), ("auto9", auto9
                      ("auto20", auto20.make), ("auto21", auto21.make),
                      ("auto22", auto22.make), ("auto23", auto23.make),
                      ("auto24", auto24.make), ("auto25", auto25.make),
-                     ("auto26", auto26.make)):
+                     ("auto26", auto26.make), ("auto27", auto27.make)):
     register(_name, candidate=True)(_make)
