@@ -100,8 +100,8 @@ def main(argv: list[str] | None = None) -> int:
                    "judged ahead, over all the recordings")
     b.add_argument("--idle-util", default="0.1",
                    help="with --burst-frac: the idle_util values of the sweep")
-    m = sub.add_parser("room", help="the room a raise would take beside the other classes' "
-                       "peaks, in the intervals with a burst of telemetry recorded under DT")
+    m = sub.add_parser("room", help="the room a raise would take beside other queues' peaks, "
+                       "in the intervals with a burst of a recorded run (DT's by default)")
     m.add_argument("--half", default="dev", help=HALF_HELP)
     m.add_argument("--seed", type=int, default=1)
     m.add_argument("--interval", default="1s", help="replayed at this interval: 100ms or 1s")
