@@ -19,21 +19,21 @@ import numpy as np
 
 from alphad.estimate import Estimates
 from alphad.schemes._base import SchemeContext, numeric_params
-from alphad.schemes.auto18 import DEFAULTS, FIXED, POSITIVE, Auto18
+from alphad.schemes.auto18 import DEFAULTS, FIXED, POSITIVE
+from alphad.schemes.auto20 import Auto20
 
 MAX_DOUBLINGS = 5  # the longest wait is HOLD_S 2^5 (64 s): a harmful class is retried
 # about once a minute, so the switch follows traffic that changes
 
 
-class Auto25(Auto18):
-    """`auto18` that falls back to DT on harm, waiting longer after each harm in a row."""
+class Auto25(Auto20):
+    """`auto20` that waits longer after each harm in a row."""
 
     name = "auto25"
 
     def reset_state(self) -> None:
         super().reset_state()
         self.harms = 0  # harms in a row (a raise that ran HOLD_S without harm ends the row)
-        self.dt_until = -1.0  # s: no raise before this time
         self.raised_at: float | None = None  # s: when the levels in force were first raised
         self._fired = False
 
@@ -45,11 +45,7 @@ class Auto25(Auto18):
 
     def __call__(self, est: Estimates) -> np.ndarray:
         self._fired = False
-        out = super().__call__(est)
-        if self.t < self.dt_until and any(self.level):  # harm: DT, every class at alpha_p
-            self.level = [0.0] * self.P
-            self._set_out()
-            out = self.out.copy()
+        out = super().__call__(est)  # within dt_until: DT, as auto20
         if not any(self.level):
             self.raised_at = None
         elif self.raised_at is None:
