@@ -3,7 +3,7 @@ ones, and those under study), for the harnesses that reproduce their rows in the
 evaluation (docs/evaluation.md), never for a switch.
 
 `auto18`, the default, is built on the superseded ones' classes, so their code stays;
-`auto20` to `auto27` are built on `auto18`'s. Importing this module registers
+`auto20` to `auto28` are built on `auto18`'s. Importing this module registers
 their factories as candidates: ``schemes.get`` finds them and a configuration validated
 in the same process may name them, while ``schemes.known()`` (what the daemon offers and
 documents) leaves them out. The daemon never imports it.
@@ -22,7 +22,9 @@ documents) leaves them out. The daemon never imports it.
   fired, one level higher per ``HOLD_S``;
 - ``auto25``: `auto20` whose wait after harm doubles with each harm in a row;
 - ``auto26``: `auto18` that raises nothing while a queue at line rate has no room left;
-- ``auto27``: `auto26` whose evidence lasts ``HOLD_S``.
+- ``auto27``: `auto26` whose evidence lasts ``HOLD_S``;
+- ``auto28``: `auto18` that returns a class to alpha_p while its bursts overflow the cap
+  and its loss stays at DT's.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from alphad.schemes import (
     auto25,
     auto26,
     auto27,
+    auto28,
 )
 from alphad.schemes._base import register
 
@@ -46,5 +49,6 @@ for _name, _make in (("auto", auto.make), ("auto4", auto4.make), ("auto9", auto9
                      ("auto20", auto20.make), ("auto21", auto21.make),
                      ("auto22", auto22.make), ("auto23", auto23.make),
                      ("auto24", auto24.make), ("auto25", auto25.make),
-                     ("auto26", auto26.make), ("auto27", auto27.make)):
+                     ("auto26", auto26.make), ("auto27", auto27.make),
+                     ("auto28", auto28.make)):
     register(_name, candidate=True)(_make)
