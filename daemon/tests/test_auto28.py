@@ -72,3 +72,31 @@ def test_it_writes_what_auto18_writes_until_a_class_is_barred() -> None:
             raised += bool((out > 0.5).any())
         assert raised > 3
     has_auto18s_parameters("auto28")
+
+
+def test_auto29s_bar_outlasts_quiet_and_lifts_on_a_burst_a_level_below_the_cap_admits() -> None:
+    sw = raised("auto29")
+    sw.step(util=QUERY, **LOST_AT_DT)  # type: ignore[arg-type]
+    assert sw.sch.barred[1]
+    for _ in range(3 * round(auto18.HOLD_S / 0.1)):  # quiet three times HOLD_S: still barred
+        sw.step(util={0: 0.5}, **QUIET)  # type: ignore[arg-type]
+    assert sw.sch.barred[1]
+    assert sw.step(util=QUERY, **LOST_AT_DT)[1] == 0.5  # type: ignore[arg-type]  # no alpha admits it
+    assert sw.sch.barred[1]
+    # a 300 kB burst beside 700 kB free: level 0 of 0.5 admits it below the cap; it lifts the
+    # bar, and the next lost burst raises the class as auto18 does
+    small = {"drops": {**BASE, 1: 20_000}, "peak": {**WEB, 1: 300_000}, "pool": 300_000}
+    assert sw.step(util=QUERY, **small)[1] == 0.5  # type: ignore[arg-type]
+    assert not sw.sch.barred[1]
+    assert sw.step(util=QUERY, **LOST)[1] == 16.0  # type: ignore[arg-type]
+
+
+def test_auto29_writes_what_auto28_writes_until_a_bar() -> None:
+    for seed in (1, 2):
+        a, b = two_classes("auto29"), two_classes("auto28")
+        for step in web_and_bursts(seed):
+            out = a.step(**step)
+            np.testing.assert_array_equal(out, b.step(**step))
+            if any(a.sch.barred):
+                break
+    has_auto18s_parameters("auto29")
