@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 
 from bench.suite.runs import parse_config, split_configs
-from bench.suite.scenarios import DISTRIBUTION, GEN_S, WARMUPS_S, suite
+from bench.suite.scenarios import DISTRIBUTION, GEN_S, STEADY, WARMUPS_S, suite
 
 HALF_HELP = "dev, eval, extension, priority, all, or scenario names (s03,s17,d02)"
 
@@ -71,6 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--configs", required=True, help="comma-separated configs")
     c.add_argument("--against", default="dt", help="the reference config (default dt)")
     c.add_argument("--seeds", default="", help="only these seeds (default: those both ran)")
+    c.add_argument("--steady", action="store_true",
+                   help="judge what starts in the last half of the start period (the "
+                   "controllers' steady state) instead of after the warm-up")
     p = sub.add_parser("report", help="write docs/evaluation.md and its plots")
     p.add_argument("--results", type=Path, default=RESULTS)
     p.add_argument("--out", type=Path, default=REPO / "docs" / "evaluation.md")
@@ -179,7 +182,9 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as e:
             print(f"error: {e}", file=sys.stderr)
             return 2
-        print("\n".join(versus(load_results(a.results), configs, names, a.against, seeds)))
+        win = STEADY if a.steady else None
+        print("\n".join(versus(load_results(a.results), configs, names, a.against, seeds,
+                                win)))
         return 0
     if a.cmd == "bursts":
         from bench.suite.telemetry import recordings, sweep, table

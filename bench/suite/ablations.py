@@ -111,15 +111,17 @@ def _cells(pairs: Sequence[Pair]) -> list[str]:
 
 
 def versus(res: dict[str, Any], configs: Sequence[str], names: set[str] | Sequence[str],
-           against: str = "dt", seeds: Sequence[int] | None = None) -> list[str]:
+           against: str = "dt", seeds: Sequence[int] | None = None,
+           win: str | None = None) -> list[str]:
     """A table of each config against ``against`` on the scenarios of ``names`` that both
     ran (``python -m bench.suite compare``): the ablation table's measures, the share of
-    pairs not worse beyond the spread and the pairs worse by more than NEVER_WORSE_MAX."""
+    pairs not worse beyond the spread and the pairs worse by more than NEVER_WORSE_MAX;
+    in the window ``win`` (a row's key; by default each config's)."""
     rows = []
     for cfg in configs:
         ran = [n for n in sorted(names) if n in res["scenarios"]
                and set(_seeds(res, n, cfg)) & set(_seeds(res, n, against))]
-        pairs = compare(res, cfg, ran, seeds, against=against)
+        pairs = compare(res, cfg, ran, seeds, against=against, win=win)
         if not pairs:
             rows.append([f"`{cfg}`", "0", *["-"] * 7])
             continue

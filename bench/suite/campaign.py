@@ -33,7 +33,14 @@ from bench.suite.runs import (
     run_dir,
     spec,
 )
-from bench.suite.scenarios import GEN_S, WARMUPS_S, SuiteScenario, as_dict
+from bench.suite.scenarios import (
+    GEN_S,
+    STEADY,
+    STEADY_FRAC,
+    WARMUPS_S,
+    SuiteScenario,
+    as_dict,
+)
 
 __all__ = ["GRID", "TUNE_SEED", "Campaign", "best_static", "load_results", "row_key",
            "supersede", "writes_digest"]
@@ -203,10 +210,12 @@ class Campaign:
                 continue
             dtp = dt_of.get((sc.name, seed)) or self._dt_path(sc, seed)
             row: dict[str, Any] = {}
-            for w in WARMUPS_S:
+            starts = {f"{w:g}s": w for w in WARMUPS_S}
+            starts[STEADY] = self.gen * (1 - STEADY_FRAC)
+            for name, w in starts.items():
                 m = windowed(p, w)
                 m["long_tput_vs_dt"] = long_vs_dt(p, dtp, w) if dtp else float("nan")
-                row[f"{w:g}s"] = m
+                row[name] = m
             summary = json.loads((p / "summary.json").read_text())
             row["wall_seconds"] = summary["wall_seconds"]
             row["events"] = summary.get("events", 0)

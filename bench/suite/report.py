@@ -79,7 +79,7 @@ def _vals(res: dict[str, Any], sc: str, config: str, seeds: Sequence[int], metri
     out = []
     for s in seeds:
         r = res["rows"].get(row_key(sc, s, config))
-        if r is None:
+        if r is None or win not in r:  # rows recorded before the window was
             return []
         v = r[win].get(metric, float("nan"))
         out.append(float(v) if v is not None else float("nan"))
@@ -87,10 +87,12 @@ def _vals(res: dict[str, Any], sc: str, config: str, seeds: Sequence[int], metri
 
 
 def compare(res: dict[str, Any], config: str, scenarios: Sequence[str],
-            seeds: Sequence[int] | None = None, against: str = "dt") -> list[Pair]:
+            seeds: Sequence[int] | None = None, against: str = "dt",
+            win: str | None = None) -> list[Pair]:
     """Every (scenario, metric) pair of ``config`` against ``against`` (DT by default), on
-    ``seeds`` or, by default, on the seeds both ran in each scenario."""
-    win = window(config)
+    ``seeds`` or, by default, on the seeds both ran in each scenario; in the window ``win``
+    (a row's key: by default the config's ``window``)."""
+    win = win or window(config)
     pairs = []
     for sc in scenarios:
         ref_cfg = res.get("static_best", {}).get(sc) if against == "static" else against

@@ -23,8 +23,8 @@ import numpy as np
 from alphad_ns3.scenario import DATA_DIR, Scenario
 
 __all__ = ["DISTRIBUTION", "EXTENSION_SEED", "GEN_S", "N_EXTENSION", "N_PRIORITY",
-           "N_SCENARIOS", "PRIORITY_SEED", "SUITE_SEED", "WARMUPS_S", "SuiteScenario", "draw",
-           "extension", "half", "priority_extension", "suite"]
+           "N_SCENARIOS", "PRIORITY_SEED", "STEADY", "STEADY_FRAC", "SUITE_SEED", "WARMUPS_S",
+           "SuiteScenario", "draw", "extension", "half", "priority_extension", "suite"]
 
 SUITE_SEED = 2026  # the generator's seed: changing it draws another suite
 N_SCENARIOS = 40
@@ -40,6 +40,10 @@ DRAIN_S = 0.3  # s after the last start before a run stops
 # s: metrics count what starts after the warm-up (a switch whose controller has run for a
 # while): 1 s, and two intervals for a 1 s controller (its first decision comes at 2 s).
 WARMUPS_S = (1.0, 2.0)
+# The steady-state window (``compare --steady``): what starts in the last STEADY_FRAC of the
+# start period, the controller's start-up transient left out. Rows name it STEADY.
+STEADY_FRAC = 0.5
+STEADY = "steady"
 LINK = "1Gbps"  # every link; the buffer and fan-in scale with it (see README)
 LINK_BPS = 1e9
 BASE_RTT_S = Scenario().base_rtt  # s: the harness's round trip (the suite keeps its links' delay)

@@ -31,6 +31,7 @@ from bench.suite.scenarios import (
     N_SCENARIOS,
     PRIORITY_CLASSES,
     PRIORITY_SEED,
+    STEADY,
     draw,
     suite,
 )
@@ -574,6 +575,29 @@ def test_compare_tables_configs_against_dt_on_chosen_scenarios(
     assert main(["compare", "--results", str(f), "--configs", "auto@soon"]) == 2
     assert main(["compare", "--results", str(f), "--configs", "dt", "--seeds", "1.5"]) == 2
     assert "--seeds: '1.5' is not whole numbers" in capsys.readouterr().err
+
+
+def test_compare_steady_judges_the_late_window_and_skips_rows_without_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rows: dict = {}  # type: ignore[type-arg]
+    for s, jitter in ((1, 0.0), (2, 0.2)):
+        rows[row_key("p00", s, "dt")] = {"2s": _m(10 + jitter, 5),
+                                         STEADY: _m(10 + jitter, 5)}
+        # worse after the warm-up (the start-up transient), DT's own in the late window
+        rows[row_key("p00", s, "auto28@1s")] = {"2s": _m(20 + jitter, 5),
+                                                STEADY: _m(10 + jitter, 5)}
+        rows[row_key("p00", s, "auto18@1s")] = {"2s": _m(20 + jitter, 5)}  # no late window
+    res = {"scenarios": {"p00": {"half": "dev", "burst_classes": [1]}}, "rows": rows}
+    f = tmp_path / "r.json"
+    f.write_text(json.dumps(res))
+    assert main(["compare", "--results", str(f), "--half", "p00",
+                 "--configs", "auto28@1s"]) == 0
+    assert "p00 qct_ms_p99 +99%" in capsys.readouterr().out
+    assert main(["compare", "--results", str(f), "--half", "p00", "--steady",
+                 "--configs", "auto28@1s,auto18@1s"]) == 0
+    table = capsys.readouterr().out
+    assert "| `auto28@1s` | 1 (2) | 100% of 6 | 0 / 0 |" in table and "| none |" in table
+    assert "| `auto18@1s` | 0 |" in table  # recorded before the window was: not judged
 
 
 def test_the_report_has_a_section_per_file_of_longer_runs(tmp_path: Path) -> None:
