@@ -79,7 +79,7 @@ def _vals(res: dict[str, Any], sc: str, config: str, seeds: Sequence[int], metri
     out = []
     for s in seeds:
         r = res["rows"].get(row_key(sc, s, config))
-        if r is None or win not in r:  # rows recorded before the window was
+        if r is None or win not in r:  # a row without the window is not judged in it
             return []
         v = r[win].get(metric, float("nan"))
         out.append(float(v) if v is not None else float("nan"))
