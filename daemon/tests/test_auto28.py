@@ -94,9 +94,12 @@ def test_auto29s_bar_outlasts_quiet_and_lifts_on_a_burst_a_level_below_the_cap_a
 def test_auto29_writes_what_auto28_writes_until_a_bar() -> None:
     for seed in (1, 2):
         a, b = two_classes("auto29"), two_classes("auto28")
+        raised = 0
         for step in web_and_bursts(seed):
             out = a.step(**step)
             np.testing.assert_array_equal(out, b.step(**step))
+            raised += bool((out > 0.5).any())
             if any(a.sch.barred):
                 break
+        assert raised > 3 and a.sch.barred == b.sch.barred
     has_auto18s_parameters("auto29")

@@ -53,6 +53,11 @@ class Auto28(Auto18):
         return bool((self._burst & of_c & (wrote >= cap)).any()
                     and lost >= self.burst_loss[c] / SAFETY)
 
+    def _lifts(self, c: int, hit: bool, est: Estimates) -> bool:
+        """Whether the bar of class c, barred before this interval, lifts (``hit``: a burst
+        hit it): after HOLD_S without a burst, its traffic has changed."""
+        return not hit and self.t - self.burst_t[c] >= self.hold
+
     def __call__(self, est: Estimates) -> np.ndarray:
         wrote, self.forgot = self.wrote, False
         out = super().__call__(est)
@@ -63,22 +68,23 @@ class Auto28(Auto18):
         w = min(est.dt / self.hold, 1.0)
         drop = est.drop_delta[self.idx].astype(float)
         offered = drop + est.tx_delta[self.idx]
-        bars = False
+        zeroed = [False] * self.P  # classes returned to alpha_p this interval
         for c in range(self.P):
-            if (self._burst & (self.cls == c)).any():
+            hit, was = bool((self._burst & (self.cls == c)).any()), self.barred[c]
+            if hit:
                 idle = self._idle & (self.cls == c)
                 lost = loss_fraction(float(drop[idle].sum()), float(offered[idle].sum()))
                 futile = self._burst_loss(c, wrote, lost, w)
-                self.barred[c] = self.barred[c] or (self.max_level[c] > 0 and futile)
+                self.barred[c] = was or (self.max_level[c] > 0 and futile)
                 self.burst_t[c] = self.t
-            elif self.barred[c] and self.t - self.burst_t[c] >= self.hold:
-                self.barred[c] = False  # HOLD_S without a burst: its traffic has changed
             if self.barred[c] and self.level[c] > 0:
                 self.level[c] = 0.0  # no alpha it may write absorbs its bursts: alpha_p
-                bars = True
-        if bars:
+                zeroed[c] = True
+            if was and self._lifts(c, hit, est):
+                self.barred[c] = False  # from the next interval on, raised as `auto18`
+        if any(zeroed):
             self._set_out()
-            mask = np.asarray(self.barred)[self.cls]
+            mask = np.asarray(zeroed)[self.cls]
             out[self.idx[mask]] = self.alpha_q[self.idx[mask]]
         self.wrote = out.copy()
         return out

@@ -14,7 +14,6 @@ fixed values, and no others.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -32,23 +31,15 @@ class Auto29(Auto28):
 
     name = "auto29"
 
-    def __call__(self, est: Estimates) -> np.ndarray:
-        was = list(self.barred)
-        out = super().__call__(est)
-        if self.forgot or not any(self.barred):
-            return out
+    def _lifts(self, c: int, hit: bool, est: Estimates) -> bool:
+        """A burst unlike those the cap did not absorb: one that DT's admission rule says a
+        level below the cap admits. Never on quiet."""
+        if not hit:
+            return False
         S_c, W_c, _, _ = class_peaks(
             np.ascontiguousarray(est.watermark, dtype=np.float64), est.drop_delta, self.idx,
             self.cls, self.P, self._burst, self._idle)
-        for c in range(self.P):
-            if not self.barred[c]:
-                continue
-            if was[c] and S_c[c] > 0 and self._level(c, S_c[c], W_c[c], est.free) < \
-                    self.max_level[c]:
-                self.barred[c] = False  # a burst unlike those the cap did not absorb
-            else:
-                self.burst_t[c] = math.inf  # `auto28`'s quiet never lifts the bar
-        return out
+        return self._level(c, S_c[c], W_c[c], est.free) < self.max_level[c]
 
 
 def make(ctx: SchemeContext, params: Mapping[str, Any]) -> Auto29:
