@@ -30,6 +30,8 @@ from bench.suite.report import (
     _table,
     base_config,
     compare,
+    paired_seeds,
+    window,
 )
 
 __all__ = ["ABLATION_CHANGE", "change_interval", "mean_change", "other_writes", "section",
@@ -91,9 +93,11 @@ def other_writes(res: dict[str, Any], cfg: str, base: str,
     return differ, both
 
 
-def _scenarios_seeds(res: dict[str, Any], cfg: str, base: str, names: Sequence[str]) -> str:
-    """How many scenarios, and the seeds each has for both configs ("19 (2-4)")."""
-    n = [len(set(_seeds(res, s, cfg)) & set(_seeds(res, s, base))) for s in names]
+def _scenarios_seeds(res: dict[str, Any], cfg: str, base: str, names: Sequence[str],
+                     win: str | None = None) -> str:
+    """How many scenarios, and the seeds each has for both configs ("19 (2-4)"), in the
+    window ``win`` (by default ``cfg``'s)."""
+    n = [len(paired_seeds(res, s, cfg, base, win or window(cfg))) for s in names]
     lo, hi = min(n, default=0), max(n, default=0)
     return f"{len(names)} ({lo}-{hi})" if lo != hi else f"{len(names)} ({lo})"
 
@@ -121,14 +125,16 @@ def versus(res: dict[str, Any], configs: Sequence[str], names: set[str] | Sequen
     for cfg in configs:
         ran = [n for n in sorted(names) if n in res["scenarios"]
                and set(_seeds(res, n, cfg)) & set(_seeds(res, n, against))]
-        pairs = compare(res, cfg, ran, seeds, against=against, win=win)
+        by_sc = {n: compare(res, cfg, [n], seeds, against=against, win=win) for n in ran}
+        ran = [n for n in ran if by_sc[n]]  # scenarios with a pair judged (rows in the window)
+        pairs = [p for n in ran for p in by_sc[n]]
         if not pairs:
             rows.append([f"`{cfg}`", "0", *["-"] * 7])
             continue
         losses = [p for p in pairs if p.verdict == "loss"]
         big = [f"{p.scenario} {p.metric} {_pct(p.change)}" for p in losses
                if p.change > NEVER_WORSE_MAX]
-        rows.append([f"`{cfg}`", _scenarios_seeds(res, cfg, against, ran),
+        rows.append([f"`{cfg}`", _scenarios_seeds(res, cfg, against, ran, win),
                      f"{1 - len(losses) / len(pairs):.0%} of {len(pairs)}", *_cells(pairs),
                      "; ".join(big) or "none"])
     return _table(["config", "scenarios (seeds each)", "pairs not worse",

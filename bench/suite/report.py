@@ -26,6 +26,8 @@ from bench.suite.scenarios import (
     N_PRIORITY,
     N_SCENARIOS,
     PRIORITY_SEED,
+    STEADY,
+    STEADY_FRAC,
     SUITE_SEED,
     WARMUPS_S,
 )
@@ -90,15 +92,15 @@ def compare(res: dict[str, Any], config: str, scenarios: Sequence[str],
             seeds: Sequence[int] | None = None, against: str = "dt",
             win: str | None = None) -> list[Pair]:
     """Every (scenario, metric) pair of ``config`` against ``against`` (DT by default), on
-    ``seeds`` or, by default, on the seeds both ran in each scenario; in the window ``win``
-    (a row's key: by default the config's ``window``)."""
+    ``seeds`` or, by default, on the seeds both ran in each scenario with rows that record
+    the window ``win`` (a row's key: by default the config's ``window``)."""
     win = win or window(config)
     pairs = []
     for sc in scenarios:
         ref_cfg = res.get("static_best", {}).get(sc) if against == "static" else against
         if ref_cfg is None:
             continue
-        both = seeds if seeds is not None else _common_seeds(res, sc, config, ref_cfg)
+        both = seeds if seeds is not None else paired_seeds(res, sc, config, ref_cfg, win)
         for key, _, higher in METRICS:
             c = _vals(res, sc, config, both, key, win)
             d = _vals(res, sc, ref_cfg, both, key, win)
@@ -159,6 +161,13 @@ def base_config(config: str) -> str:
 
 def _common_seeds(res: dict[str, Any], sc: str, a: str, b: str) -> list[int]:
     return sorted(set(_seeds(res, sc, a)) & set(_seeds(res, sc, b)))
+
+
+def paired_seeds(res: dict[str, Any], sc: str, a: str, b: str, win: str) -> list[int]:
+    """The seeds both configs ran in ``sc`` whose rows both record the window ``win``."""
+    rows = res["rows"]
+    return [s for s in _common_seeds(res, sc, a, b)
+            if win in rows[row_key(sc, s, a)] and win in rows[row_key(sc, s, b)]]
 
 
 def _seed_list(res: dict[str, Any], by_scenario: dict[str, str]) -> str:
@@ -438,6 +447,14 @@ def _longer(results: Path) -> list[str]:
             if ran:
                 lines += [f"### {HALVES[half].capitalize()} half", "",
                           *versus(res, ran, names)]
+            steady = [c for c in ran if compare(res, c, sorted(names), win=STEADY)]
+            if steady:
+                lines += [f"#### {HALVES[half].capitalize()} half, steady state", "",
+                          (f"What starts in the last {STEADY_FRAC:.0%} of the start period "
+                           f"({gen * (1 - STEADY_FRAC):g}-{gen:g} s), the controller's "
+                           "start-up transient left out (`compare --steady`), on the rows "
+                           "that record it:"), "",
+                          *versus(res, steady, names, win=STEADY)]
     return lines
 
 

@@ -587,12 +587,16 @@ def test_compare_steady_judges_the_late_window_and_skips_rows_without_it(
         rows[row_key("p00", s, "auto28@1s")] = {"2s": _m(20 + jitter, 5),
                                                 STEADY: _m(10 + jitter, 5)}
         rows[row_key("p00", s, "auto18@1s")] = {"2s": _m(20 + jitter, 5)}  # no late window
+    # a third seed whose candidate row has no late window: left out there, the others judged
+    rows[row_key("p00", 3, "dt")] = {"2s": _m(10, 5), STEADY: _m(10, 5)}
+    rows[row_key("p00", 3, "auto28@1s")] = {"2s": _m(20, 5)}
     res = {"scenarios": {"p00": {"half": "dev", "burst_classes": [1]}}, "rows": rows}
     f = tmp_path / "r.json"
     f.write_text(json.dumps(res))
     assert main(["compare", "--results", str(f), "--half", "p00",
                  "--configs", "auto28@1s"]) == 0
-    assert "p00 qct_ms_p99 +99%" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "| `auto28@1s` | 1 (3) |" in out and "p00 qct_ms_p99 +99%" in out
     assert main(["compare", "--results", str(f), "--half", "p00", "--steady",
                  "--configs", "auto28@1s,auto18@1s"]) == 0
     table = capsys.readouterr().out
@@ -603,8 +607,11 @@ def test_compare_steady_judges_the_late_window_and_skips_rows_without_it(
 def test_the_report_has_a_section_per_file_of_longer_runs(tmp_path: Path) -> None:
     rows: dict = {}  # type: ignore[type-arg]
     for s, jitter in ((1, 0.0), (2, 0.2)):
-        rows[row_key("s21", s, "dt")] = {"1s": _m(10 + jitter, 5), "2s": _m(10 + jitter, 5)}
-        rows[row_key("s21", s, "auto18@1s")] = {"2s": _m((10 + jitter) * 1.5, 5)}
+        rows[row_key("s21", s, "dt")] = {"1s": _m(10 + jitter, 5), "2s": _m(10 + jitter, 5),
+                                         STEADY: _m(10 + jitter, 5)}
+        rows[row_key("s21", s, "auto18@1s")] = {"2s": _m((10 + jitter) * 1.5, 5),
+                                                STEADY: _m(10 + jitter, 5)}
+        rows[row_key("s21", s, "placebo")] = {"1s": _m(10 + jitter, 5)}  # no late window
     scen = {"s21": {"half": "dev", "burst_classes": [1], "describe": "x"}}
     (tmp_path / "suite-gen12s.json").write_text(json.dumps(
         {"meta": {"gen_s": 12.0}, "scenarios": scen, "rows": rows}))
@@ -617,5 +624,8 @@ def test_the_report_has_a_section_per_file_of_longer_runs(tmp_path: Path) -> Non
     assert "## Runs of 12 s" in text and "## Runs of 30 s" not in text
     part = text.split("## Runs of 12 s")[1].split("\n## ")[0]
     assert "### Development half" in part and "### Evaluation half" not in part
-    assert "| `auto18@1s` | 1 (2) | 67% of 6 |" in part  # query p99 and mean lost by 50%
-    assert "s21 qct_ms_p99 +50%" in part
+    head, steady = part.split("#### Development half, steady state")
+    assert "| `auto18@1s` | 1 (2) | 67% of 6 |" in head  # query p99 and mean lost by 50%
+    assert "s21 qct_ms_p99 +50%" in head and "| `placebo` | 1 (2) | 100% of 6 |" in head
+    assert "| `auto18@1s` | 1 (2) | 100% of 6 |" in steady  # the transient left out
+    assert "`placebo`" not in steady  # its rows do not record the window
