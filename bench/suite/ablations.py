@@ -94,10 +94,11 @@ def other_writes(res: dict[str, Any], cfg: str, base: str,
 
 
 def _scenarios_seeds(res: dict[str, Any], cfg: str, base: str, names: Sequence[str],
-                     win: str | None = None) -> str:
+                     win: str | None = None, seeds: Sequence[int] | None = None) -> str:
     """How many scenarios, and the seeds each has for both configs ("19 (2-4)"), in the
-    window ``win`` (by default ``cfg``'s)."""
-    n = [len(paired_seeds(res, s, cfg, base, win or window(cfg))) for s in names]
+    window ``win`` (by default ``cfg``'s); ``seeds`` where the comparison was given them."""
+    n = [len(seeds) if seeds is not None else
+         len(paired_seeds(res, s, cfg, base, win or window(cfg))) for s in names]
     lo, hi = min(n, default=0), max(n, default=0)
     return f"{len(names)} ({lo}-{hi})" if lo != hi else f"{len(names)} ({lo})"
 
@@ -134,7 +135,7 @@ def versus(res: dict[str, Any], configs: Sequence[str], names: set[str] | Sequen
         losses = [p for p in pairs if p.verdict == "loss"]
         big = [f"{p.scenario} {p.metric} {_pct(p.change)}" for p in losses
                if p.change > NEVER_WORSE_MAX]
-        rows.append([f"`{cfg}`", _scenarios_seeds(res, cfg, against, ran, win),
+        rows.append([f"`{cfg}`", _scenarios_seeds(res, cfg, against, ran, win, seeds),
                      f"{1 - len(losses) / len(pairs):.0%} of {len(pairs)}", *_cells(pairs),
                      "; ".join(big) or "none"])
     return _table(["config", "scenarios (seeds each)", "pairs not worse",

@@ -597,6 +597,9 @@ def test_compare_steady_judges_the_late_window_and_skips_rows_without_it(
                  "--configs", "auto28@1s"]) == 0
     out = capsys.readouterr().out
     assert "| `auto28@1s` | 1 (3) |" in out and "p00 qct_ms_p99 +99%" in out
+    assert main(["compare", "--results", str(f), "--half", "p00", "--seeds", "1,2",
+                 "--configs", "auto28@1s"]) == 0
+    assert "| `auto28@1s` | 1 (2) |" in capsys.readouterr().out  # the seeds given
     assert main(["compare", "--results", str(f), "--half", "p00", "--steady",
                  "--configs", "auto28@1s,auto18@1s"]) == 0
     table = capsys.readouterr().out
