@@ -74,6 +74,9 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--steady", action="store_true",
                    help="judge what starts in the last half of the start period (the "
                    "controllers' steady state) instead of after the warm-up")
+    c.add_argument("--per-seed", action="store_true",
+                   help="also print every value seed by seed, and on how many seeds each "
+                   "config is worse")
     p = sub.add_parser("report", help="write docs/evaluation.md and its plots")
     p.add_argument("--results", type=Path, default=RESULTS)
     p.add_argument("--out", type=Path, default=REPO / "docs" / "evaluation.md")
@@ -165,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wrote {out}")
         return 0
     if a.cmd == "compare":
-        from bench.suite.ablations import versus
+        from bench.suite.ablations import per_seed, versus
         from bench.suite.campaign import load_results
 
         try:
@@ -183,8 +186,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {e}", file=sys.stderr)
             return 2
         win = STEADY if a.steady else None
-        print("\n".join(versus(load_results(a.results), configs, names, a.against, seeds,
-                                win)))
+        res = load_results(a.results)
+        print("\n".join(versus(res, configs, names, a.against, seeds, win)))
+        if a.per_seed:
+            print("\n".join(per_seed(res, configs, names, a.against, seeds, win)))
         return 0
     if a.cmd == "bursts":
         from bench.suite.telemetry import recordings, sweep, table

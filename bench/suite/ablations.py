@@ -28,14 +28,15 @@ from bench.suite.report import (
     _pct,
     _seeds,
     _table,
+    _vals,
     base_config,
     compare,
     paired_seeds,
     window,
 )
 
-__all__ = ["ABLATION_CHANGE", "change_interval", "mean_change", "other_writes", "section",
-           "versus"]
+__all__ = ["ABLATION_CHANGE", "change_interval", "mean_change", "other_writes", "per_seed",
+           "section", "versus"]
 
 ABLATION_CHANGE = 0.05  # an ablation's change beyond this, on one pair, counts
 SE_FACTOR = 2.0  # standard errors either side of the mean change (about 95%)
@@ -144,6 +145,38 @@ def versus(res: dict[str, Any], configs: Sequence[str], names: set[str] | Sequen
                    f"mean change vs `{against}`", f"mean change, {SE_FACTOR:g} SE",
                    "queries timed out (median change)",
                    f"worse by more than {NEVER_WORSE_MAX:.0%}"], rows)
+
+
+def _num(x: float) -> str:
+    return f"{x:.0f}" if abs(x) >= 1000 else f"{x:.3g}"
+
+
+def per_seed(res: dict[str, Any], configs: Sequence[str], names: set[str] | Sequence[str],
+             against: str = "dt", seeds: Sequence[int] | None = None,
+             win: str | None = None) -> list[str]:
+    """Each config's values against ``against``'s, seed by seed on the same arrivals, per
+    scenario and metric (``compare --per-seed``), with the seeds on which it is worse: a
+    paired count that the verdict's seed spread does not use."""
+    rows = []
+    for n in sorted(names):
+        if n not in res["scenarios"]:
+            continue
+        for cfg in configs:
+            both = list(seeds) if seeds is not None else paired_seeds(
+                res, n, cfg, against, win or window(cfg))
+            for key, _, higher in METRICS:
+                c = _vals(res, n, cfg, both, key, win or window(cfg))
+                d = _vals(res, n, against, both, key, win or window(cfg))
+                if not c or len(c) != len(d):
+                    continue
+                if key == "long_tput_vs_dt" and against == "dt":
+                    d = [1.0] * len(c)
+                worse = sum((x < y) if higher else (x > y) for x, y in zip(c, d, strict=True))
+                rows.append([n, f"`{cfg}`", key, ",".join(map(str, both)),
+                             ", ".join(map(_num, d)), ", ".join(map(_num, c)),
+                             f"{worse} of {len(c)}"])
+    return _table(["scenario", "config", "metric", "seeds", f"`{against}`", "config",
+                   "worse on"], rows)
 
 
 def section(res: dict[str, Any]) -> list[str]:

@@ -598,8 +598,11 @@ def test_compare_steady_judges_the_late_window_and_skips_rows_without_it(
     out = capsys.readouterr().out
     assert "| `auto28@1s` | 1 (3) |" in out and "p00 qct_ms_p99 +99%" in out
     assert main(["compare", "--results", str(f), "--half", "p00", "--seeds", "1,2",
-                 "--configs", "auto28@1s"]) == 0
-    assert "| `auto28@1s` | 1 (2) |" in capsys.readouterr().out  # the seeds given
+                 "--configs", "auto28@1s", "--per-seed"]) == 0
+    out = capsys.readouterr().out
+    assert "| `auto28@1s` | 1 (2) |" in out  # the seeds given
+    # seed by seed against DT on the same arrivals: worse on both
+    assert "| p00 | `auto28@1s` | qct_ms_p99 | 1,2 | 10, 10.2 | 20, 20.2 | 2 of 2 |" in out
     assert main(["compare", "--results", str(f), "--half", "p00", "--steady",
                  "--configs", "auto28@1s,auto18@1s"]) == 0
     table = capsys.readouterr().out
