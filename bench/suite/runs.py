@@ -42,7 +42,7 @@ SHARED_CODE = ("schemes/_base.py", "estimate.py", "quantize.py", "model.py", "_k
 QUANTIZE = {"mode": "pow2", "kmin": -8, "kmax": 7, "hysteresis": 0.25}
 # Schemes that read the scheduler (priorities' ``strict``): the suite tells them about strict
 # priority; the others' runs keep the configuration, and the cache keys, they had without it.
-READS_SCHEDULER = ("auto4",)
+READS_SCHEDULER = ("auto4", "auto30")
 # The placebo's change of alpha: a fraction of a byte on any threshold, enough to flip an
 # admission now and then.
 PLACEBO_EPS = 1e-4
