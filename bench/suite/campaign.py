@@ -204,14 +204,14 @@ class Campaign:
               paths: dict[int, Path]) -> None:
         dt_of = {(sc.name, seed): paths.get(i) for i, (sc, c, seed) in enumerate(jobs)
                  if c.kind == "dt"}
+        starts = {f"{w:g}s": w for w in WARMUPS_S}  # each window's key, and its start (s)
+        starts[STEADY] = self.gen * (1 - STEADY_FRAC)
         for i, (sc, cfg, seed) in enumerate(jobs):
             p = paths.get(i)
             if p is None:
                 continue
             dtp = dt_of.get((sc.name, seed)) or self._dt_path(sc, seed)
             row: dict[str, Any] = {}
-            starts = {f"{w:g}s": w for w in WARMUPS_S}
-            starts[STEADY] = self.gen * (1 - STEADY_FRAC)
             for name, w in starts.items():
                 m = windowed(p, w)
                 m["long_tput_vs_dt"] = long_vs_dt(p, dtp, w) if dtp else float("nan")

@@ -43,7 +43,7 @@ def test_without_strict_priority_it_writes_what_auto18_writes() -> None:
     has_auto18s_parameters("auto30")
 
 
-def test_under_strict_priority_it_writes_auto18s_raises_only_while_web_is_idle() -> None:
+def test_under_strict_priority_no_burst_beside_busy_web_raises_the_query_class() -> None:
     a, b = two_classes(strict=(0, 1)), two_classes("auto18", strict=(0, 1))
     n_a = n_b = 0
     for step in web_and_bursts(3, web_busy=True):  # web's port-0 queue at 50% with each burst
