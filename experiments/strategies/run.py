@@ -210,9 +210,9 @@ def evaluate(run: Runner, name: str, variants: dict[str, Any], seeds: list[int],
                         run.only_cfg and cname not in run.only_cfg):
                     continue
                 if kind == "alphad":
-                    scheme = cname.split("@")[0]
-                    params = run.params if scheme == "auto" else None
-                    if params:
+                    scheme, params = named_params(cname.split("@")[0])
+                    if scheme == "auto" and run.params:
+                        params = run.params
                         cname = cname.replace("auto", "auto[" + ",".join(
                             f"{k}={v:g}" for k, v in params.items()) + "]", 1)
                     spec = alphad(sc, scheme, iv, default, params)
@@ -237,12 +237,30 @@ def evaluate(run: Runner, name: str, variants: dict[str, Any], seeds: list[int],
 Cfg = tuple[str, str, float, tuple[str, ...]]
 
 
+def named_params(name: str) -> tuple[str, dict[str, float] | None]:
+    """``auto9[margin=1,hold=8]`` -> ("auto9", {"margin": 1.0, "hold": 8.0})."""
+    m = re.fullmatch(r"([a-z][a-z0-9-]*)(?:\[([^\]]*)\])?", name)
+    if m is None or not m.group(2):
+        return name, None
+    try:
+        return m.group(1), {k.strip(): float(v) for k, v in
+                            (kv.split("=") for kv in m.group(2).split(","))}
+    except ValueError:
+        raise SystemExit(f"{name}: parameters are key=number, comma-separated") from None
+
+
+def split_configs(text: str) -> list[str]:
+    """--configs' names: split at the commas outside brackets."""
+    return [c for c in re.split(r",(?![^\[]*\])", text) if c]
+
+
 def with_extra(own: list[Cfg], names: list[str]) -> list[Cfg]:
     """A scenario's own configs and the co-simulated ones --configs names beyond them: any
-    registered scheme but `auto` at an interval in ms (``auto4@100ms``)."""
+    registered scheme but `auto` at an interval in ms (``auto4@100ms``), with parameters
+    in brackets if any (``auto9[margin=1,safety=1000]@100ms``)."""
     out = list(own)
     for c in names:
-        m = re.fullmatch(r"([a-z][a-z0-9-]*)@(\d+(?:\.\d+)?)ms", c)
+        m = re.fullmatch(r"([a-z][a-z0-9-]*)(?:\[[^\]]*\])?@(\d+(?:\.\d+)?)ms", c)
         if (m and m.group(1) != "auto" and schemes.registered(m.group(1))
                 and c not in {o[0] for o in own}):
             out.append((c, "alphad", float(m.group(2)) * 1e-3, ()))
@@ -275,7 +293,7 @@ def main() -> int:
         raise SystemExit(f"--reuse needs the seeds of {a.out} ({prev_all.get('meta', {}).get('seeds')})")
     run = Runner(REPO / "build" / "strategies-cache", a.workers, a.baselines_only,
                  [v for v in a.variants.split(",") if v], params,
-                 prev_all if a.reuse else None, [c for c in a.configs.split(",") if c])
+                 prev_all if a.reuse else None, split_configs(a.configs))
     results: dict[str, Any] = {"meta": {"code": code_hash(), "seeds": seeds,
                                         "date": time.strftime("%Y-%m-%d %H:%M")}}
     results.update({k: v for k, v in prev_all.items() if k != "meta"})

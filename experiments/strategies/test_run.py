@@ -12,3 +12,21 @@ def test_a_registered_scheme_at_an_interval_is_run_too() -> None:
     assert campaign.with_extra(own, names) == [
         *own, ("auto4@100ms", "alphad", 0.1, ()), ("dt@10ms", "alphad", 0.01, ()),
         ("abm@0.5ms", "alphad", 0.0005, ())]  # a scenario's own abm@100ms runs once
+
+
+def test_a_scheme_with_parameters_in_brackets_is_run_with_them() -> None:
+    names = ["auto9[margin=1,safety=1000]@100ms", "auto9[margin=1]@1000ms", "nosuch[a=1]@100ms"]
+    assert campaign.with_extra([], names) == [
+        ("auto9[margin=1,safety=1000]@100ms", "alphad", 0.1, ()),
+        ("auto9[margin=1]@1000ms", "alphad", 1.0, ())]
+    assert campaign.named_params("auto9[margin=1, safety=1e3]") == (
+        "auto9", {"margin": 1.0, "safety": 1000.0})
+    assert campaign.named_params("auto18") == ("auto18", None)
+    assert campaign.split_configs("auto18@100ms,auto9[margin=1,safety=1000]@100ms,") == [
+        "auto18@100ms", "auto9[margin=1,safety=1000]@100ms"]
+    try:
+        campaign.named_params("auto9[margin=x]")
+    except SystemExit as e:
+        assert "auto9[margin=x]: parameters are key=number" in str(e)
+    else:
+        raise AssertionError("a bad parameter was taken")

@@ -12,13 +12,15 @@ from bench.suite.decisions import Decision, decisions, logged, summary
 from bench.suite.scenarios import suite
 
 
-def test_the_summary_counts_firings_zero_references_and_steps_below_a_floor() -> None:
+def test_the_summary_counts_firings_zero_references_own_bursts_and_steps_below_a_floor(
+        ) -> None:
     log = [Decision(0, 1.0, (0, 0), (0, 5), None, False, (), False),
-           Decision(0, 2.0, (0, 5), (0, 4), (0, 1), True, (0,), True),  # above its floor
+           Decision(0, 2.0, (0, 5), (0, 4), (0, 1), True, (0,), True, (0,)),  # above its floor
            Decision(0, 3.0, (0, 1), (0, 0), (0, 1), True, (0,), False),  # below it
-           Decision(1, 3.0, (0, 2), (0, 1), None, True, (0,), True)]  # keeps no floor
+           Decision(1, 3.0, (0, 2, 0), (0, 1, 0), None, True, (0, 2), True, (2,))]  # no floor
     assert summary(log) == ("4 decisions with a class raised, the safety rule fired in 3, "
-                            "2 of them on zero references only, 1 steps below a floor on "
+                            "2 of them on zero references only, 1 on tripped classes that "
+                            "each had a burst of their own, 1 steps below a floor on "
                             "its firings")
 
 
@@ -34,6 +36,8 @@ def test_a_real_run_is_logged_and_the_scheme_restored(capsys: pytest.CaptureFixt
     assert all(d.floor_before is not None and len(d.before) == short.classes for d in log)
     first = log[0]
     assert not any(first.before) and any(first.after)  # the first raise
+    assert all(set(d.own_burst) <= set(d.tripped) for d in log)
+    assert all(not d.own_burst for d in log if not d.fired)
     with logged("auto22") as again:
         pass
     assert again == [] and Auto22.__call__ is call
