@@ -4,10 +4,10 @@
 ``CFG`` on ``SCN`` once more, outside the cache (the ns-3 program and the scheme are
 deterministic, so it writes what the cached run wrote), with the scheme's state read after
 each decision made while a class was raised: the levels before and after, the floor of
-schemes that keep one, and whether the safety rule fired, on which classes, and whether
-each tripped class's reference (its loss under DT) was exactly zero, and which tripped
-classes had a burst of their own in that interval (their loss is then also what the
-burst test raises on).
+schemes that keep one, and whether the safety rule fired, on which classes, whether
+each tripped class's reference (its loss under DT) was exactly zero, whether a busy
+queue's loss was among the trips, and which tripped classes had a burst of their own in
+that interval (their loss is then also what the burst test raises on).
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ class Decision:
     tripped: tuple[int, ...]  # classes whose loss tripped it (idle or busy queues)
     zero_reference: bool  # every tripped class had a reference of exactly zero
     own_burst: tuple[int, ...] = ()  # tripped classes with a burst in the interval
+    busy: bool = False  # a busy queue's loss (sustained flows) was among what tripped it
 
 
 def _scheme_class(name: str) -> type[Auto]:
@@ -59,10 +60,13 @@ def logged(name: str) -> Iterator[list[Decision]]:
 
     def fired(self: Any, t: float) -> bool:
         # the levels are still those in force: the entries that tripped the rule now
-        self._logged_trips = tripped(self.loss, self.base, [k > 0 for k in self.level],
-                                     self.p)
+        harm = getattr(self, "_harm", None)  # a scheme with a test of its own reports it
+        trips = harm() if harm else tripped(self.loss, self.base, [k > 0 for k in self.level],
+                                          self.p)
         self._logged_bursting = set(self.cls[self._burst].tolist())
-        return backs_off(self, t)  # type: ignore[no-any-return]
+        fires: bool = backs_off(self, t)
+        self._logged_trips = trips if fires else None
+        return fires
 
     def decide(self: Any, est: Any) -> Any:
         before, self._logged_trips, self._logged_bursting = list(self.level), None, set()
@@ -76,7 +80,8 @@ def logged(name: str) -> Iterator[list[Decision]]:
                 ids.setdefault(id(self), len(ids)), round(self.t, 6), tuple(before),
                 tuple(self.level), floor, self._logged_trips is not None, classes,
                 bool(trips) and all(self.base[i][c] == 0 for i, c in trips),
-                tuple(c for c in classes if c in self._logged_bursting)))
+                tuple(c for c in classes if c in self._logged_bursting),
+                any(i == 1 for i, _ in trips)))
         return out
 
     own = {k: cls.__dict__[k] for k in ("__call__", "_backs_off") if k in cls.__dict__}
@@ -93,13 +98,15 @@ def logged(name: str) -> Iterator[list[Decision]]:
 
 def summary(log: list[Decision]) -> str:
     """Decisions with a class raised, the safety rule's firings, those on zero references,
-    those on the tripped classes' own bursts, and the steps below a floor the rule caused."""
+    those with a busy queue among the trips, those on the tripped classes' own bursts, and
+    the steps below a floor the rule caused."""
     fired = [d for d in log if d.fired]
     below = sum(any(a < min(b, f) for a, b, f in zip(d.after, d.before, d.floor_before,
                                                      strict=True))
                 for d in fired if d.floor_before is not None)
     return (f"{len(log)} decisions with a class raised, the safety rule fired in {len(fired)}, "
             f"{sum(d.zero_reference for d in fired)} of them on zero references only, "
+            f"{sum(d.busy for d in fired)} with a busy queue's loss among the trips, "
             f"{sum(bool(d.tripped) and d.own_burst == d.tripped for d in fired)} on "
             "tripped classes that each had a burst of their own, "
             f"{below} steps below a floor on its firings")
@@ -127,6 +134,7 @@ def report(log: list[Decision]) -> str:
         fl = f" floor {_levels(d.floor_before)}" if d.floor_before is not None else ""
         why = (f" fired on c{',c'.join(map(str, d.tripped))}"
                + (" (zero references)" if d.zero_reference else "")
+               + (" (busy)" if d.busy else "")
                + (f" (own burst: c{',c'.join(map(str, d.own_burst))})" if d.own_burst
                   else "")) if d.fired else ""
         lines.append(f"switch {d.switch} {d.t:6.2f}s {_levels(d.before)} -> "

@@ -40,6 +40,9 @@ def test_the_loss_of_a_class_left_alone_backs_off_on_either_side() -> None:
     bulk_idle = {"util": {2: 0.05}, "drops": {2: 40_000}, "peak": {2: 40_000}}  # 0.6%, idle
     for after in (web_busy, bulk_idle):
         assert backs_off("auto31", **after) and backs_off("auto18", **after)
+    sw = three_classes()
+    raise_then(sw, **web_busy)
+    assert sw.sch._harm() == [(1, 0)]  # web's busy queues: what the decisions log reports
     assert not backs_off("auto31") and not backs_off("auto18")  # web and bulk as under DT
 
 

@@ -17,9 +17,10 @@ def test_the_summary_counts_firings_zero_references_own_bursts_and_steps_below_a
     log = [Decision(0, 1.0, (0, 0), (0, 5), None, False, (), False),
            Decision(0, 2.0, (0, 5), (0, 4), (0, 1), True, (0,), True, (0,)),  # above its floor
            Decision(0, 3.0, (0, 1), (0, 0), (0, 1), True, (0,), False),  # below it
-           Decision(1, 3.0, (0, 2, 0), (0, 1, 0), None, True, (0, 2), True, (2,))]  # no floor
+           Decision(1, 3.0, (0, 2, 0), (0, 1, 0), None, True, (0, 2), True, (2,), True)]
     assert summary(log) == ("4 decisions with a class raised, the safety rule fired in 3, "
-                            "2 of them on zero references only, 1 on tripped classes that "
+                            "2 of them on zero references only, 1 with a busy queue's loss "
+                            "among the trips, 1 on tripped classes that "
                             "each had a burst of their own, 1 steps below a floor on "
                             "its firings")
 

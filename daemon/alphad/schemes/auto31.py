@@ -25,19 +25,22 @@ class Auto31(Auto18):
 
     name = "auto31"
 
-    def _backs_off(self, t: float) -> bool:
-        """Whether a class left at alpha_p, without a burst of its own in this interval,
-        lost ``safety`` times its DT level (and at least ``loss_min``) on its idle or its
-        busy queues. Called where `auto18`'s wider test fired, with this interval's levels
+    def _harm(self) -> list[tuple[int, int]]:
+        """The (idle 0 or busy 1, class) entries that show harm: a class left at alpha_p,
+        without a burst of its own in this interval, that lost ``safety`` times its DT
+        level (and at least ``loss_min``) on those queues. Read with this interval's levels
         and burst mask still in place."""
         p = self.p
         judged = [k == 0 for k in self.level]
         for c in set(self.cls[self._burst].tolist()):
             judged[c] = False
-        return any(judged[c] and lo > p["safety"] * ba and lo >= p["loss_min"]
-                   for lr, br in zip(self.loss, self.base, strict=True)
-                   for c, (lo, ba) in enumerate(zip(lr, br, strict=True)))
+        return [(i, c) for i, (lr, br) in enumerate(zip(self.loss, self.base, strict=True))
+                for c, (lo, ba) in enumerate(zip(lr, br, strict=True))
+                if judged[c] and lo > p["safety"] * ba and lo >= p["loss_min"]]
 
+    def _backs_off(self, t: float) -> bool:
+        """Called where `auto18`'s wider test fired: whether `auto31`'s own does."""
+        return bool(self._harm())
 
 def make(ctx: SchemeContext, params: Mapping[str, Any]) -> Auto31:
     return Auto31(ctx, numeric_params("auto31", params, DEFAULTS, positive=POSITIVE,

@@ -1,0 +1,61 @@
+"""What an `auto`-family config decided in scenario (a) or (b), and why: its run again,
+its state logged after each decision made while a class was raised (the suite's
+``decisions``: levels before and after, the safety rule's firings, their classes, zero
+references, busy queues and own bursts).
+
+    python -m experiments.strategies.decisions --scenario a --config auto18@100ms --seed 1
+    python -m experiments.strategies.decisions --scenario b --variant load0.4-req0.75 \
+        --config auto31@100ms --seed 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import tempfile
+
+from alphad_ns3.run import run
+from alphad_ns3.scenario import RunSpec
+
+from bench.suite.decisions import logged, report
+from experiments.strategies import run as campaign
+
+VARIANTS_B = {f"load{lo:g}-req{r:g}": (lo, r) for lo in (0.4, 0.6) for r in (0.5, 0.75)}
+
+
+def spec(scenario: str, variant: str, config: str, seed: int) -> tuple[str, RunSpec]:
+    """The scheme's name and the run of ``config`` (``scheme[k=v]@<N>ms``) as the strategy
+    benchmark makes it."""
+    m = re.fullmatch(r"(.+)@(\d+(?:\.\d+)?)ms", config)
+    if m is None:
+        raise SystemExit(f"{config}: a config is scheme@<N>ms (e.g. auto18@100ms)")
+    scheme, params = campaign.named_params(m.group(1))
+    iv = float(m.group(2)) * 1e-3
+    if scenario == "a":
+        return scheme, campaign.alphad(campaign.scen_a(seed, 4.0), scheme, iv, (0.5,), params)
+    if variant not in VARIANTS_B:
+        raise SystemExit(f"--variant: one of {', '.join(VARIANTS_B)}")
+    sc = campaign.scen_b(*VARIANTS_B[variant], seed=seed, gen=12.0)
+    return scheme, campaign.alphad(sc, scheme, iv, (0.5,) * 3, params)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--scenario", choices=("a", "b"), default="a")
+    ap.add_argument("--variant", default="load0.4-req0.75", help="(b)'s variant")
+    ap.add_argument("--config", default="auto18@100ms")
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args(argv)
+    scheme, s = spec(a.scenario, a.variant, a.config, a.seed)
+    try:
+        with logged(scheme) as log, tempfile.TemporaryDirectory() as d:
+            run(s, d, timeout=14400)
+    except ValueError as e:
+        raise SystemExit(str(e)) from None
+    print(report(log))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
