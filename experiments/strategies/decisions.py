@@ -11,7 +11,6 @@ references, busy queues and own bursts).
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import tempfile
 
@@ -19,19 +18,22 @@ from alphad_ns3.run import run
 from alphad_ns3.scenario import RunSpec
 
 from bench.suite.decisions import logged, report
+from bench.suite.runs import parse_config
 from experiments.strategies import run as campaign
 
 VARIANTS_B = {f"load{lo:g}-req{r:g}": (lo, r) for lo in (0.4, 0.6) for r in (0.5, 0.75)}
 
 
 def spec(scenario: str, variant: str, config: str, seed: int) -> tuple[str, RunSpec]:
-    """The scheme's name and the run of ``config`` (``scheme[k=v]@<N>ms``) as the strategy
-    benchmark makes it."""
-    m = re.fullmatch(r"(.+)@(\d+(?:\.\d+)?)ms", config)
-    if m is None:
-        raise SystemExit(f"{config}: a config is scheme@<N>ms (e.g. auto18@100ms)")
-    scheme, params = campaign.named_params(m.group(1))
-    iv = float(m.group(2)) * 1e-3
+    """The scheme's name and the run of ``config`` (``scheme[k=v]@100ms``, the suite's
+    config names) as the strategy benchmark makes it."""
+    try:
+        cfg = parse_config(config)
+    except ValueError as e:
+        raise SystemExit(str(e)) from None
+    if cfg.kind != "alphad":
+        raise SystemExit(f"{config}: only co-simulated configs decide")
+    scheme, iv, params = cfg.scheme, cfg.interval_s, dict(cfg.params) or None
     if scenario == "a":
         return scheme, campaign.alphad(campaign.scen_a(seed, 4.0), scheme, iv, (0.5,), params)
     if variant not in VARIANTS_B:

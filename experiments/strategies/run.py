@@ -41,6 +41,8 @@ from alphad_ns3.scenario import RunSpec, Scenario
 from alphad_ns3.sweep import execute
 from alphad_ns3.window import long_vs_dt, windowed
 
+from bench.suite.runs import parse_config
+
 REPO = Path(__file__).resolve().parents[2]
 RTT_US = 80.0
 CODE = ["schemes/*.py", "estimate.py", "quantize.py", "controller.py", "backends/sim.py"]
@@ -210,7 +212,8 @@ def evaluate(run: Runner, name: str, variants: dict[str, Any], seeds: list[int],
                         run.only_cfg and cname not in run.only_cfg):
                     continue
                 if kind == "alphad":
-                    scheme, params = named_params(cname.split("@")[0])
+                    cfg = parse_config(cname)
+                    scheme, params = cfg.scheme, dict(cfg.params) or None
                     if scheme == "auto" and run.params:
                         params = run.params
                         cname = cname.replace("auto", "auto[" + ",".join(
@@ -235,18 +238,6 @@ def evaluate(run: Runner, name: str, variants: dict[str, Any], seeds: list[int],
 
 
 Cfg = tuple[str, str, float, tuple[str, ...]]
-
-
-def named_params(name: str) -> tuple[str, dict[str, float] | None]:
-    """``auto9[margin=1,hold=8]`` -> ("auto9", {"margin": 1.0, "hold": 8.0})."""
-    m = re.fullmatch(r"([a-z][a-z0-9-]*)(?:\[([^\]]*)\])?", name)
-    if m is None or not m.group(2):
-        return name, None
-    try:
-        return m.group(1), {k.strip(): float(v) for k, v in
-                            (kv.split("=") for kv in m.group(2).split(","))}
-    except ValueError:
-        raise SystemExit(f"{name}: parameters are key=number, comma-separated") from None
 
 
 def split_configs(text: str) -> list[str]:

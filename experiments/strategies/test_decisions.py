@@ -19,8 +19,10 @@ def test_a_config_names_the_scheme_its_interval_and_its_parameters() -> None:
 
 
 def test_bad_input_is_a_named_error() -> None:
-    with pytest.raises(SystemExit, match="a config is scheme@<N>ms"):
+    with pytest.raises(SystemExit, match="expected dt, placebo, abm, static:B,O or scheme@"):
         decisions.spec("a", "", "auto18", 1)
+    with pytest.raises(SystemExit, match="only co-simulated configs decide"):
+        decisions.spec("a", "", "dt", 1)
     with pytest.raises(SystemExit, match="--variant: one of load0.4-req0.5"):
         decisions.spec("b", "load9", "auto18@100ms", 1)
     with pytest.raises(SystemExit, match="dt: not an auto-family scheme"):

@@ -19,14 +19,5 @@ def test_a_scheme_with_parameters_in_brackets_is_run_with_them() -> None:
     assert campaign.with_extra([], names) == [
         ("auto9[margin=1,safety=1000]@100ms", "alphad", 0.1, ()),
         ("auto9[margin=1]@1000ms", "alphad", 1.0, ())]
-    assert campaign.named_params("auto9[margin=1, safety=1e3]") == (
-        "auto9", {"margin": 1.0, "safety": 1000.0})
-    assert campaign.named_params("auto18") == ("auto18", None)
     assert campaign.split_configs("auto18@100ms,auto9[margin=1,safety=1000]@100ms,") == [
         "auto18@100ms", "auto9[margin=1,safety=1000]@100ms"]
-    try:
-        campaign.named_params("auto9[margin=x]")
-    except SystemExit as e:
-        assert "auto9[margin=x]: parameters are key=number" in str(e)
-    else:
-        raise AssertionError("a bad parameter was taken")
