@@ -98,9 +98,12 @@ def parse_config(name: str) -> Config:
     for part in filter(None, (params or "").split(",")):
         k, _, v = part.partition("=")
         try:
+            if not re.fullmatch(r"[a-z_][a-z0-9_]*", k) or v != v.strip():
+                raise ValueError
             kv.append((k, float(v)))
         except ValueError:
-            raise ValueError(f"config {name!r}: parameter {part!r} must be key=number") from None
+            raise ValueError(f"config {name!r}: parameter {part!r} must be key=number, "
+                             "without spaces") from None
     return Config(name, "alphad", scheme, interval, tuple(kv))
 
 

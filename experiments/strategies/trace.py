@@ -1,5 +1,6 @@
-"""How `auto` follows the traffic: the alpha it gives each class, interval by interval,
-in scenario (c) (which class bursts and which carries web-search changes every 2 s).
+"""How `auto-reference` (the previous default) follows the traffic: the alpha it gives each
+class, interval by interval, in scenario (c) (which class bursts and which carries
+web-search changes every 2 s).
 
     python -m experiments.strategies.trace [--interval 0.1] [--seed 1]
 
@@ -19,7 +20,7 @@ from typing import Any
 
 import numpy as np
 from alphad import schemes
-from alphad.schemes import auto
+from alphad.schemes import reference
 from alphad_ns3.run import run
 from alphad_ns3.window import windowed
 
@@ -30,19 +31,14 @@ PHASES = ["class 0 bursts hard\nweb in class 1", "class 1 bursts often\nweb in c
           "web in both\nrare bursts in 0", "class 1 bursts very hard\nweb in class 0"]
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--interval", type=float, default=0.1)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--scenario", choices=("c", "b"), default="c",
-                    help="b: (b) at 60%% load / 75%% requests; prints the share of the "
-                         "intervals each class spent raised (no plot)")
-    a = ap.parse_args()
+def traced() -> list[dict[str, Any]]:
+    """Registers ``auto-traced``: `auto-reference` that appends, at each leaf's decision,
+    its time, switch, highest alpha per class and donors cut to the list returned."""
     trace: list[dict[str, Any]] = []
 
-    @schemes.register("auto-traced")
+    @schemes.register("auto-traced", candidate=True)
     def make(ctx: schemes.SchemeContext, params: dict[str, Any]) -> Any:
-        inner = auto.make(ctx, params)
+        inner = reference.make(ctx, params)
         leaf = ctx.topo.buffer_bytes > 50_000  # spines have a small pool, leaves the big one
 
         def step(est: Any) -> np.ndarray:
@@ -53,9 +49,21 @@ def main() -> int:
                               "cut": inner.cut})
             return out
 
-        step.name = "auto"  # type: ignore[attr-defined]
+        step.name = "auto-reference"  # type: ignore[attr-defined]
         return step
 
+    return trace
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--interval", type=float, default=0.1)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--scenario", choices=("c", "b"), default="c",
+                    help="b: (b) at 60%% load / 75%% requests; prints the share of the "
+                         "intervals each class spent raised (no plot)")
+    a = ap.parse_args()
+    trace = traced()
     if a.scenario == "b":
         return trace_b(a.interval, a.seed, trace)
     sc = campaign.scen_c(a.seed, 8.0)
@@ -86,7 +94,7 @@ def main() -> int:
     ax.set_ylim(2**-4, 2**6)
     ax.set_xlabel("time (s)")
     ax.set_ylabel("alpha (highest of the class)")
-    ax.set_title(f"auto in scenario (c), interval {a.interval * 1e3:g} ms, seed {a.seed}",
+    ax.set_title(f"auto-reference in scenario (c), interval {a.interval * 1e3:g} ms, seed {a.seed}",
                  fontsize=9)
     ax.legend(fontsize=7, ncol=4, loc="lower center")
     fig.tight_layout()

@@ -140,7 +140,8 @@ def test_configs_parse_and_become_runs(tmp_path: Path,
     assert main(["run", "--half", two.name, "--configs", "static:4,0.5", "--cached-only",
                  "--out", str(tmp_path / "r.json")]) == 0
     assert spec(sc, parse_config("abm"), 1).scheme == "abm"
-    for bad in ("auto@fast", "static:1", "auto[hold=x]@1s", "Auto@1s"):
+    for bad in ("auto@fast", "static:1", "auto[hold=x]@1s", "Auto@1s", "auto[hold =1]@1s",
+                "auto[hold= 1]@1s", "auto[=1]@1s"):
         with pytest.raises(ValueError, match="config"):
             parse_config(bad)
     assert main(["run", "--configs", "auto@soon"]) == 2
