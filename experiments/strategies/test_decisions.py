@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from alphad_ns3.run import run
 
 from experiments.strategies import decisions
+from experiments.strategies import run as campaign
 
 
 def test_a_config_names_the_scheme_its_interval_and_its_parameters() -> None:
@@ -27,3 +29,13 @@ def test_bad_input_is_a_named_error() -> None:
         decisions.spec("b", "load9", "auto18@100ms", 1)
     with pytest.raises(SystemExit, match="dt: not an auto-family scheme"):
         decisions.main(["--config", "dt@100ms"])
+    with pytest.raises(SystemExit, match="--from: -1 must be a time in seconds"):
+        decisions.main(["--from", "-1"])
+
+
+def test_the_metrics_from_a_time_on_leave_out_what_came_before(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    spec = campaign.alphad(campaign.scen_c(1, 0.6), "auto18", 0.1, (0.5, 0.5))
+    run(spec, tmp_path, timeout=600)
+    whole, late = decisions.measured(str(tmp_path), 0.0), decisions.measured(str(tmp_path), 0.3)
+    assert whole.startswith("from 0 s: queries timed out ") and late.startswith("from 0.3 s")
+    assert whole.split(",")[1:] != late.split(",")[1:]  # fewer queries and flows counted
