@@ -1,7 +1,9 @@
-"""`auto31`: `auto18` whose safety rule judges a raise by the classes it leaves alone."""
+"""`auto31`: `auto18` whose safety rule judges a raise by the classes it leaves alone; and
+what it shares with `auto32`, which judges every class that is not raised."""
 
 from __future__ import annotations
 
+import pytest
 from test_auto import Switch
 from test_auto20 import has_auto18s_parameters, writes_as_auto18_without_harm
 
@@ -35,22 +37,24 @@ def backs_off(scheme: str, **after: dict) -> bool:  # type: ignore[type-arg]
     return min(out) < 16.0
 
 
-def test_the_loss_of_a_class_left_alone_backs_off_on_either_side() -> None:
+@pytest.mark.parametrize("scheme", ["auto31", "auto32"])
+def test_the_loss_of_a_class_left_alone_backs_off_on_either_side(scheme: str) -> None:
     web_busy = {"drops": {0: 312_500}}  # web's busy queue: 0.5% lost
     bulk_idle = {"util": {2: 0.05}, "drops": {2: 40_000}, "peak": {2: 40_000}}  # 0.6%, idle
     for after in (web_busy, bulk_idle):
-        assert backs_off("auto31", **after) and backs_off("auto18", **after)
-    sw = three_classes()
+        assert backs_off(scheme, **after) and backs_off("auto18", **after)
+    sw = three_classes(scheme)
     raise_then(sw, **web_busy)
     assert sw.sch._harm() == [(1, 0)]  # web's busy queues: what the decisions log reports
-    assert not backs_off("auto31") and not backs_off("auto18")  # web and bulk as under DT
+    assert not backs_off(scheme) and not backs_off("auto18")  # web and bulk as under DT
 
 
-def test_the_raised_class_own_busy_queue_is_not_harm() -> None:
+@pytest.mark.parametrize("scheme", ["auto31", "auto32"])
+def test_the_raised_class_own_busy_queue_is_not_harm(scheme: str) -> None:
     # the query class's port-1 queue (4) carries sustained flows and loses 2%
     query_busy = {"util": {4: 0.5}, "drops": {4: 1_250_000}, "peak": {4: 100_000}}
     assert backs_off("auto18", **query_busy)
-    assert not backs_off("auto31", **query_busy)
+    assert not backs_off(scheme, **query_busy)
 
 
 def test_a_burst_of_a_class_left_alone_raises_it_instead_of_backing_off() -> None:

@@ -41,7 +41,7 @@ from alphad_ns3.scenario import RunSpec, Scenario
 from alphad_ns3.sweep import execute
 from alphad_ns3.window import long_vs_dt, windowed
 
-from bench.suite.runs import parse_config
+from bench.suite.runs import parse_config, split_configs
 
 REPO = Path(__file__).resolve().parents[2]
 RTT_US = 80.0
@@ -238,11 +238,6 @@ def evaluate(run: Runner, name: str, variants: dict[str, Any], seeds: list[int],
 
 
 Cfg = tuple[str, str, float, tuple[str, ...]]
-
-
-def split_configs(text: str) -> list[str]:
-    """--configs' names: split at the commas outside brackets."""
-    return [c for c in re.split(r",(?![^\[]*\])", text) if c]
 
 
 def with_extra(own: list[Cfg], names: list[str]) -> list[Cfg]:

@@ -19,5 +19,3 @@ def test_a_scheme_with_parameters_in_brackets_is_run_with_them() -> None:
     assert campaign.with_extra([], names) == [
         ("auto9[margin=1,safety=1000]@100ms", "alphad", 0.1, ()),
         ("auto9[margin=1]@1000ms", "alphad", 1.0, ())]
-    assert campaign.split_configs("auto18@100ms,auto9[margin=1,safety=1000]@100ms,") == [
-        "auto18@100ms", "auto9[margin=1,safety=1000]@100ms"]

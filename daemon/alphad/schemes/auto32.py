@@ -25,14 +25,19 @@ class Auto32(Auto18):
 
     name = "auto32"
 
+    def _judged(self) -> list[bool]:
+        """Per class, whether its loss can show harm: it is at alpha_p."""
+        return [k == 0 for k in self.level]
+
     def _harm(self) -> list[tuple[int, int]]:
-        """The (idle 0 or busy 1, class) entries that show harm: a class at alpha_p that
-        lost ``safety`` times its DT level (and at least ``loss_min``) on those queues.
-        Read with this interval's levels still in place."""
+        """The (idle 0 or busy 1, class) entries that show harm: a judged class that lost
+        ``safety`` times its DT level (and at least ``loss_min``) on those queues. Read
+        with this interval's levels and burst mask still in place."""
         p = self.p
+        judged = self._judged()
         return [(i, c) for i, (lr, br) in enumerate(zip(self.loss, self.base, strict=True))
                 for c, (lo, ba) in enumerate(zip(lr, br, strict=True))
-                if self.level[c] == 0 and lo > p["safety"] * ba and lo >= p["loss_min"]]
+                if judged[c] and lo > p["safety"] * ba and lo >= p["loss_min"]]
 
     def _backs_off(self, t: float) -> bool:
         """Called where `auto18`'s wider test fired: whether `auto32`'s own does."""
