@@ -128,7 +128,7 @@ def test_check_config_cli(base: Path, capsys: pytest.CaptureFixture[str]) -> Non
 # registered by alphad.schemes.superseded
 CANDIDATES = ("auto", "auto4", "auto9", "auto20", "auto21", "auto22", "auto23", "auto24",
               "auto25", "auto26", "auto27", "auto28", "auto29", "auto30", "auto31",
-              "auto32")
+              "auto32", "auto33")
 
 
 @pytest.mark.parametrize("scheme", CANDIDATES)

@@ -3,7 +3,7 @@ ones, and those under study), for the harnesses that reproduce their rows in the
 evaluation (docs/evaluation.md), never for a switch.
 
 `auto18`, the default, is built on the superseded ones' classes, so their code stays;
-`auto20` to `auto32` are built on `auto18`'s. Importing this module registers
+`auto20` to `auto33` are built on `auto18`'s. Importing this module registers
 their factories as candidates: ``schemes.get`` finds them and a configuration validated
 in the same process may name them, while ``schemes.known()`` (what the daemon offers and
 documents) leaves them out. The daemon never imports it.
@@ -28,7 +28,8 @@ documents) leaves them out. The daemon never imports it.
 - ``auto29``: `auto28` whose bar lifts on a burst that a level below the cap admits;
 - ``auto30``: `auto18` that raises no class served after busy strict-priority traffic;
 - ``auto31``: `auto18` whose safety rule judges a raise by the classes it leaves alone;
-- ``auto32``: `auto18` whose safety rule judges a raise by the classes it does not raise.
+- ``auto32``: `auto18` whose safety rule judges a raise by the classes it does not raise;
+- ``auto33``: `auto32` whose safety rule reads only those classes' idle queues.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ from alphad.schemes import (
     auto30,
     auto31,
     auto32,
+    auto33,
 )
 from alphad.schemes._base import register
 
@@ -60,5 +62,5 @@ for _name, _make in (("auto", auto.make), ("auto4", auto4.make), ("auto9", auto9
                      ("auto26", auto26.make), ("auto27", auto27.make),
                      ("auto28", auto28.make), ("auto29", auto29.make),
                      ("auto30", auto30.make), ("auto31", auto31.make),
-                     ("auto32", auto32.make)):
+                     ("auto32", auto32.make), ("auto33", auto33.make)):
     register(_name, candidate=True)(_make)
