@@ -1,5 +1,6 @@
 """`auto31`: `auto18` whose safety rule judges a raise by the classes it leaves alone; and
-what it shares with `auto32`, which judges every class that is not raised."""
+what it shares with `auto32`, which judges every class that is not raised (and with
+`auto33`, `auto32` on idle queues only)."""
 
 from __future__ import annotations
 
@@ -49,7 +50,7 @@ def test_the_loss_of_a_class_left_alone_backs_off_on_either_side(scheme: str) ->
     assert not backs_off(scheme) and not backs_off("auto18")  # web and bulk as under DT
 
 
-@pytest.mark.parametrize("scheme", ["auto31", "auto32"])
+@pytest.mark.parametrize("scheme", ["auto31", "auto32", "auto33"])
 def test_the_raised_class_own_busy_queue_is_not_harm(scheme: str) -> None:
     # the query class's port-1 queue (4) carries sustained flows and loses 2%
     query_busy = {"util": {4: 0.5}, "drops": {4: 1_250_000}, "peak": {4: 100_000}}
