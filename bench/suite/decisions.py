@@ -21,7 +21,13 @@ from typing import Any
 import alphad.schemes.superseded  # noqa: F401  (the candidates' classes)
 from alphad.schemes.auto import Auto
 
-from bench.suite.runs import RUN_TIMEOUT_S, parse_config, spec
+from bench.suite.runs import (
+    RUN_TIMEOUT_S,
+    cache_dir,
+    parse_config,
+    program_snapshot,
+    spec,
+)
 from bench.suite.safety import tripped
 from bench.suite.scenarios import suite
 
@@ -114,8 +120,9 @@ def summary(log: list[Decision]) -> str:
 
 def decisions(scenario: str, config: str, seed: int, gen: float | None = None
               ) -> list[Decision]:
-    """The run of ``config`` on ``scenario`` again, its scheme's decisions logged."""
-    from alphad_ns3.run import run
+    """The run of ``config`` on ``scenario`` again, its scheme's decisions logged, on the
+    program snapshot ``run`` uses (the program with its own harness library)."""
+    from alphad_ns3.run import RunError, run
 
     sc = {s.name: s for s in suite("all")}.get(scenario)
     if sc is None:
@@ -123,8 +130,12 @@ def decisions(scenario: str, config: str, seed: int, gen: float | None = None
     cfg = parse_config(config)
     if cfg.kind != "alphad":
         raise ValueError(f"{config}: only co-simulated configs decide")
+    try:
+        program, _ = program_snapshot(cache_dir())
+    except SystemExit as e:  # the program is not built: a named error, as ``run`` gives
+        raise RunError(str(e)) from None
     with logged(cfg.scheme) as log, tempfile.TemporaryDirectory() as d:
-        run(spec(sc, cfg, seed, gen), d, timeout=RUN_TIMEOUT_S)
+        run(spec(sc, cfg, seed, gen), d, program=program, timeout=RUN_TIMEOUT_S)
     return log
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 from alphad.schemes.auto18 import Auto18
 from alphad.schemes.auto22 import Auto22
@@ -53,3 +56,20 @@ def test_a_missing_ns3_program_is_a_named_error(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setenv("ALPHAD_NS3_BIN", "/nonexistent/alphad-ns3-sim")
     assert main(["decisions", "s21", "auto22@1s", "--gen", "12"]) == 2
     assert "the ns-3 program is not built (run `make ns3`)" in capsys.readouterr().err
+
+
+def test_runs_the_snapshot_of_the_program_with_its_own_library(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    prog = default_program()
+    if not prog.is_file():
+        pytest.fail(f"{prog} is missing: build it with `make ns3`")
+    copy = tmp_path / "old"  # a program kept out of its build tree, as for an older harness
+    copy.mkdir()
+    for f in (prog, prog.parent / "libalphad-ns3.so"):
+        shutil.copy2(f, copy / f.name)
+    monkeypatch.setenv("ALPHAD_NS3_BIN", str(copy / prog.name))
+    monkeypatch.setenv("ALPHAD_SUITE_CACHE", str(tmp_path / "cache"))
+    short = min(suite(), key=lambda s: s.cost)
+    assert decisions(short.name, "auto22@100ms", 1, gen=0.5)
+    launchers = list((tmp_path / "cache" / "bin").glob("*/alphad-ns3-sim"))
+    assert len(launchers) == 1 and (launchers[0].parent / "libalphad-ns3.so").is_file()
