@@ -77,6 +77,14 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--per-seed", action="store_true",
                    help="also print every value seed by seed, and on how many seeds each "
                    "config is worse")
+    k = sub.add_parser("picks", help="how much of the expert's pick a narrower grid of "
+                       "static settings reaches (one-burst-class scenarios)")
+    k.add_argument("--results", type=Path, default=RESULTS)
+    k.add_argument("--half", default="dev", help=HALF_HELP)
+    k.add_argument("--grid", required=True,
+                   help="static settings, comma-separated (static:16,dt: the burst class "
+                   "alone raised); run them on the tuning seed and the result seeds first")
+    k.add_argument("--configs", default="", help="configs judged against the pick too")
     p = sub.add_parser("report", help="write docs/evaluation.md and its plots")
     p.add_argument("--results", type=Path, default=RESULTS)
     p.add_argument("--out", type=Path, default=REPO / "docs" / "evaluation.md")
@@ -190,6 +198,25 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(versus(res, configs, names, a.against, seeds, win)))
         if a.per_seed:
             print("\n".join(per_seed(res, configs, names, a.against, seeds, win)))
+        return 0
+    if a.cmd == "picks":
+        from bench.suite.campaign import load_results
+        from bench.suite.picks import table
+
+        try:
+            if not a.results.is_file():
+                raise ValueError(f"--results: {a.results} does not exist")
+            names = [s.name for s in suite(a.half)]
+            grid, configs = split_configs(a.grid), split_configs(a.configs)
+            if not grid or any(parse_config(g).kind != "static" for g in grid):
+                raise ValueError(f"--grid {a.grid!r}: expected static settings, "
+                                 "comma-separated")
+            for c in configs:
+                parse_config(c)
+        except ValueError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        print("\n".join(table(load_results(a.results), names, grid, configs)))
         return 0
     if a.cmd == "bursts":
         from bench.suite.telemetry import recordings, sweep, table

@@ -32,7 +32,7 @@ from bench.suite.scenarios import (
     WARMUPS_S,
 )
 
-__all__ = ["METRICS", "Pair", "compare", "write_report"]
+__all__ = ["METRICS", "Pair", "compare", "near_static", "write_report"]
 
 # (key, label, higher is better)
 METRICS = (
@@ -278,6 +278,23 @@ def _means(res: dict[str, Any], sc: str, cfg: str, other: str,
     return statistics.fmean(c), statistics.fmean(o), (max(o) - min(o)) / 2
 
 
+def near_static(res: dict[str, Any], sc: str, cfg: str, best: str) -> bool | None:
+    """Whether cfg is within STATIC_SLACK of the static setting ``best``'s query p99 and
+    queries timed out in ``sc``, with short flows no worse (beyond best's spread), over the
+    seeds both ran; None without a common seed."""
+    vals = {}
+    for key in ("qct_ms_p99", "query_timeouts", "short_slowdown_p99", "short_rto_flows"):
+        m = _means(res, sc, cfg, best, key)
+        if m is None:
+            return None
+        vals[key] = m
+    near = all(c <= (1 + STATIC_SLACK) * s + sp for c, s, sp in
+               (vals["qct_ms_p99"], vals["query_timeouts"]))
+    short = all(c <= s + sp for c, s, sp in
+                (vals["short_slowdown_p99"], vals["short_rto_flows"]))
+    return near and short
+
+
 def _static(res: dict[str, Any], half: str, cfg: str) -> tuple[int, int]:
     """(scenarios within STATIC_SLACK of the best static setting with short flows no worse,
     scenarios compared) on the one-burst-class scenarios."""
@@ -285,19 +302,10 @@ def _static(res: dict[str, Any], half: str, cfg: str) -> tuple[int, int]:
     for sc, best in res.get("static_best", {}).items():
         if res["scenarios"][sc]["half"] != half:
             continue
-        vals = {}
-        for key in ("qct_ms_p99", "query_timeouts", "short_slowdown_p99", "short_rto_flows"):
-            m = _means(res, sc, cfg, best, key)
-            if m is None:
-                break
-            vals[key] = m
-        else:
+        verdict = near_static(res, sc, cfg, best)
+        if verdict is not None:
             n += 1
-            near = all(c <= (1 + STATIC_SLACK) * s + sp for c, s, sp in
-                       (vals["qct_ms_p99"], vals["query_timeouts"]))
-            short = all(c <= s + sp for c, s, sp in
-                        (vals["short_slowdown_p99"], vals["short_rto_flows"]))
-            ok += near and short
+            ok += verdict
     return ok, n
 
 

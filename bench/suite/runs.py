@@ -9,7 +9,8 @@ A *config* names what manages the buffers:
 - ``<scheme>@<interval>``: the alphad daemon co-simulated with that scheme, e.g.
   ``auto@100ms``, ``auto@1s``;
 - ``static:<burst>,<other>``: DT with every burst class at alpha ``burst`` and every other
-  class at ``other`` (the expert's grid searches it on the one-burst-class scenarios).
+  class at ``other`` (the expert's grid searches it on the one-burst-class scenarios);
+  ``static:<burst>,dt`` leaves the other classes at the operator's alphas.
 
 Runs are cached by their parameters and by what they depend on: the ns-3 program (a
 snapshot of the built binary, by content) and, for co-simulations, the scheme's source
@@ -59,7 +60,7 @@ class Config:
     interval_s: float = 0.0
     params: tuple[tuple[str, float], ...] = ()  # scheme_params (ablations)
     burst_alpha: float = 0.0
-    other_alpha: float = 0.0
+    other_alpha: float | None = 0.0  # None: the operator's alphas
 
 
 def split_configs(text: str) -> list[str]:
@@ -68,7 +69,7 @@ def split_configs(text: str) -> list[str]:
     whole."""
     out: list[str] = []
     for c in re.split(r",(?![^\[\]]*\])", text):
-        if out and re.fullmatch(r"static:[^,]*", out[-1]) and re.fullmatch(r"[\d.eE+-]+", c):
+        if out and re.fullmatch(r"static:[^,]*", out[-1]) and re.fullmatch(r"[\d.eE+-]+|dt", c):
             out[-1] += f",{c}"  # the other classes' alpha of a static setting
         elif c:
             out.append(c)
@@ -76,16 +77,18 @@ def split_configs(text: str) -> list[str]:
 
 
 def parse_config(name: str) -> Config:
-    """``dt``, ``placebo``, ``abm``, ``scheme@100ms``, ``scheme[k=v,...]@1s`` or ``static:4,0.25``."""
+    """``dt``, ``placebo``, ``abm``, ``scheme@100ms``, ``scheme[k=v,...]@1s``, ``static:4,0.25``
+    or ``static:16,dt``."""
     if name in ("dt", "placebo", "abm"):
         return Config(name, name)
     if name.startswith("static:"):
         try:
-            b, o = (float(x) for x in name[len("static:"):].split(","))
+            b, o = name[len("static:"):].split(",")
+            return Config(name, "static", burst_alpha=float(b),
+                          other_alpha=None if o == "dt" else float(o))
         except ValueError:
-            raise ValueError(f"config {name!r}: expected static:<burst alpha>,<other alpha>") \
-                from None
-        return Config(name, "static", burst_alpha=b, other_alpha=o)
+            raise ValueError(f"config {name!r}: expected static:<burst alpha>,<other alpha "
+                             "or dt>") from None
     m = re.fullmatch(r"([a-z][a-z0-9-]*)(?:\[([^\]]*)\])?@(.+)", name)
     if not m:
         raise ValueError(f"config {name!r}: expected dt, placebo, abm, static:B,O or scheme@interval")
@@ -121,7 +124,8 @@ def spec(sc: SuiteScenario, cfg: Config, seed: int, gen: float | None = None) ->
     if cfg.kind == "static":
         if not sc.burst_classes:
             raise ValueError(f"{cfg.name}: {sc.name} has no burst class")
-        alphas = tuple(cfg.burst_alpha if c in sc.burst_classes else cfg.other_alpha
+        alphas = tuple(cfg.burst_alpha if c in sc.burst_classes
+                       else sc.alphas[c] if cfg.other_alpha is None else cfg.other_alpha
                        for c in range(sc.classes))
         return RunSpec(scenario=scen, scheme="dt", alphas=alphas)
     prios: list[dict[str, Any]] = [{"name": f"c{c}", "queues": [c], "alpha": sc.alphas[c]}

@@ -13,10 +13,11 @@ from alphad_ns3.run import default_program
 from alphad_ns3.scenario import RunSpec, Scenario
 from alphad_ns3.sweep import execute
 
-from bench.suite import ablations, null, report, runs
+from bench.suite import ablations, null, picks, report, runs
 from bench.suite.__main__ import main
 from bench.suite.campaign import (
     GRID,
+    TUNE_SEED,
     Campaign,
     best_static,
     row_key,
@@ -112,6 +113,7 @@ def test_a_config_list_splits_outside_brackets() -> None:
     assert split_configs("dt,auto9[margin=1,hold=8]@1s,,auto18@100ms") == [
         "dt", "auto9[margin=1,hold=8]@1s", "auto18@100ms"]
     assert split_configs("static:4,0.5,dt,static:16,1") == ["static:4,0.5", "dt", "static:16,1"]
+    assert split_configs("static:16,dt,dt") == ["static:16,dt", "dt"]
     assert split_configs("static:4,auto@1s") == ["static:4", "auto@1s"]  # refused by parse
     c = parse_config(split_configs("auto9[margin=1,hold=8]@1s")[0])
     assert c.params == (("margin", 1.0), ("hold", 8.0)) and c.interval_s == 1.0
@@ -132,6 +134,11 @@ def test_configs_parse_and_become_runs(tmp_path: Path,
     st = spec(two, parse_config("static:4,0.5"), 1)
     assert [a for c, a in enumerate(st.alphas) if c in two.burst_classes] == [4, 4]
     assert all(a == 0.5 for c, a in enumerate(st.alphas) if c not in two.burst_classes)
+    st = spec(two, parse_config("static:16,dt"), 1)  # the others keep the operator's alphas
+    assert [a if c in two.burst_classes else None for c, a in enumerate(st.alphas)] == \
+        [16 if c in two.burst_classes else None for c in range(two.classes)]
+    assert [a for c, a in enumerate(st.alphas) if c not in two.burst_classes] == \
+        [a for c, a in enumerate(two.alphas) if c not in two.burst_classes]
     none = next(s for s in draw() if not s.burst_classes)
     with pytest.raises(ValueError, match="no burst class"):
         spec(none, parse_config("static:4,0.5"), 1)
@@ -140,7 +147,7 @@ def test_configs_parse_and_become_runs(tmp_path: Path,
     assert main(["run", "--half", two.name, "--configs", "static:4,0.5", "--cached-only",
                  "--out", str(tmp_path / "r.json")]) == 0
     assert spec(sc, parse_config("abm"), 1).scheme == "abm"
-    for bad in ("auto@fast", "static:1", "auto[hold=x]@1s", "Auto@1s", "auto[hold =1]@1s",
+    for bad in ("auto@fast", "static:1", "static:4,op", "auto[hold=x]@1s", "Auto@1s", "auto[hold =1]@1s",
                 "auto[hold= 1]@1s", "auto[=1]@1s"):
         with pytest.raises(ValueError, match="config"):
             parse_config(bad)
@@ -636,3 +643,28 @@ def test_the_report_has_a_section_per_file_of_longer_runs(tmp_path: Path) -> Non
     assert "s21 qct_ms_p99 +50%" in head and "| `placebo` | 1 (2) | 100% of 6 |" in head
     assert "| `auto18@1s` | 1 (2) | 100% of 6 |" in steady  # the transient left out
     assert "`placebo`" not in steady  # its rows do not record the window
+
+
+def test_a_narrow_grid_is_picked_on_the_tuning_seed_and_judged_against_the_full_pick() -> None:
+    res: dict = {"rows": {}, "scenarios": {"s00": {"half": "dev"}},  # type: ignore[type-arg]
+                 "static_best": {"s00": "static:16,1"}}
+    rows = res["rows"]
+    for seed in (TUNE_SEED, 1, 2):
+        rows[row_key("s00", seed, "dt")] = {"1s": _m(10, 5, to=0.4)}
+        rows[row_key("s00", seed, "static:16,1")] = {"1s": _m(5, 5, to=0.2)}
+        rows[row_key("s00", seed, "static:4,dt")] = {"1s": _m(9, 5, to=0.35)}
+    grid = ["static:4,dt", "static:16,dt"]
+    assert picks.narrow_pick(res, "s00", grid) is None  # the expert needs the whole grid
+    for seed, q in ((TUNE_SEED, 6.0), (1, 5.4), (2, 5.6)):  # near the pick: within 10%
+        rows[row_key("s00", seed, "static:16,dt")] = {"1s": _m(q, 5, to=0.21)}
+    assert picks.narrow_pick(res, "s00", grid) == "static:16,dt"
+    out = picks.table(res, ["s00"], grid, [])
+    line = next(r for r in out if "`static:16,dt`" in r)
+    assert "the narrow pick" in line and line.endswith("| yes |")
+    assert next(r for r in out if "`static:4,dt`" in r).endswith("| no |")
+    assert out[-1].startswith("The narrow grid's pick is near the full grid's in 1 of 1")
+    rows[row_key("s00", 2, "static:16,dt")] = {"1s": _m(5.6, 9, to=0.21)}  # short flows worse
+    assert picks.table(res, ["s00"], grid, [])[-1].startswith(
+        "The narrow grid's pick is near the full grid's in 0 of 1")
+    assert main(["picks", "--half", "s00", "--grid", "auto18@1s"]) == 2  # not a static setting
+    assert main(["picks", "--half", "s00", "--grid", "static:16,op"]) == 2
