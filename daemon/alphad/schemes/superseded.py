@@ -29,7 +29,8 @@ documents) leaves them out. The daemon never imports it.
 - ``auto30``: `auto18` that raises no class served after busy strict-priority traffic;
 - ``auto31``: `auto18` whose safety rule judges a raise by the classes it leaves alone;
 - ``auto32``: `auto18` whose safety rule judges a raise by the classes it does not raise;
-- ``auto33``: `auto32` whose safety rule reads only those classes' idle queues.
+- ``auto33``: `auto32` whose safety rule reads only those classes' idle queues;
+- ``oracle18``: not a candidate but a probe, `auto18` told which classes carry incast.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from alphad.schemes import (
     auto31,
     auto32,
     auto33,
+    oracle18,
 )
 from alphad.schemes._base import register
 
@@ -62,5 +64,6 @@ for _name, _make in (("auto", auto.make), ("auto4", auto4.make), ("auto9", auto9
                      ("auto26", auto26.make), ("auto27", auto27.make),
                      ("auto28", auto28.make), ("auto29", auto29.make),
                      ("auto30", auto30.make), ("auto31", auto31.make),
-                     ("auto32", auto32.make), ("auto33", auto33.make)):
+                     ("auto32", auto32.make), ("auto33", auto33.make),
+                     ("oracle18", oracle18.make)):
     register(_name, candidate=True)(_make)

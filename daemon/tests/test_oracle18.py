@@ -1,0 +1,44 @@
+"""`oracle18`: `auto18` told which classes carry incast (a harness probe)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_auto import Switch, web_and_bursts
+from test_auto20 import has_auto18s_parameters
+from test_auto30 import two_classes
+
+import alphad.schemes.superseded  # noqa: F401  (registers the probe)
+
+
+def told(classes: float) -> Switch:
+    """`two_classes`' switch (class 0 web, class 1 query) under `oracle18` told ``classes``."""
+    return Switch([("web", [0], 0.5, None), ("query", [1], 0.5, None)], scheme="oracle18",
+                  classes=classes)
+
+
+def test_told_every_class_it_writes_what_auto18_writes() -> None:
+    a, b = two_classes("oracle18"), two_classes("auto18")
+    raised = 0
+    for step in web_and_bursts(1):
+        out = a.step(**step)
+        np.testing.assert_array_equal(out, b.step(**step))
+        raised += bool((out > 0.5).any())
+    assert raised > 3
+    has_auto18s_parameters("oracle18")
+
+
+def test_a_burst_raises_only_a_class_it_was_told_of() -> None:
+    burst = {"util": {1: 0.005}, "drops": {1: 50_000}, "peak": {1: 200_000}}  # query's queue
+    assert two_classes("oracle18").step(**burst)[1] > 0.5
+    assert told(2).step(**burst)[1] > 0.5  # query is class 1
+    told_web = told(1)
+    assert told_web.step(**burst)[1] == 0.5
+    web_burst = {"util": {0: 0.005}, "drops": {0: 50_000}, "peak": {0: 200_000}}
+    assert told_web.step(**web_burst)[0] > 0.5
+
+
+@pytest.mark.parametrize("mask", [0, 1.5, 256])
+def test_a_mask_that_names_no_class_is_refused_by_name(mask: float) -> None:
+    with pytest.raises(ValueError, match="oracle18: classes"):
+        told(mask)
