@@ -135,12 +135,13 @@ def _judge(sc: str, key: str, higher: bool, c: list[float], d: list[float]) -> P
 
 def _configs(res: dict[str, Any], ablations: bool = False) -> list[str]:
     """The configs with rows: the candidates (a scheme at its defaults, or any config run on
-    the evaluation half), or (``ablations``) those that set parameters."""
+    the evaluation half), or (``ablations``) those that set parameters. Static settings are
+    references, not candidates (``picks`` judges them)."""
     halves: dict[str, set[str]] = {}
     for k in res["rows"]:
         sc, _, cfg = k.split("|", 2)
         halves.setdefault(cfg, set()).add(res["scenarios"].get(sc, {}).get("half", ""))
-    names = set(halves) - {"dt", "placebo", *GRID}
+    names = {n for n in halves if n not in ("dt", "placebo") and not n.startswith("static:")}
     if ablations:
         names = {n for n in names if base_config(n) != n}
     else:

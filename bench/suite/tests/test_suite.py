@@ -668,3 +668,11 @@ def test_a_narrow_grid_is_picked_on_the_tuning_seed_and_judged_against_the_full_
         "The narrow grid's pick is near the full grid's in 0 of 1")
     assert main(["picks", "--half", "s00", "--grid", "auto18@1s"]) == 2  # not a static setting
     assert main(["picks", "--half", "s00", "--grid", "static:16,op"]) == 2
+
+
+def test_static_settings_are_references_not_candidates() -> None:
+    res = {"rows": {}, "scenarios": {"s00": {"half": "eval"}}}
+    for cfg in ("dt", "static:16,dt", "static:4,0.25", "auto18@1s", "auto18[hold=1]@1s"):
+        res["rows"][row_key("s00", 1, cfg)] = {"1s": _m(10, 5)}
+    assert report._configs(res) == ["auto18@1s", "auto18[hold=1]@1s"]  # run on eval: both
+    assert report._configs(res, ablations=True) == ["auto18[hold=1]@1s"]
