@@ -23,7 +23,7 @@ import os
 import sys
 from pathlib import Path
 
-from bench.suite.runs import parse_config, split_configs
+from bench.suite.runs import TOLD_BURST_CLASSES, parse_config, split_configs
 from bench.suite.scenarios import DISTRIBUTION, GEN_S, STEADY, WARMUPS_S, suite
 
 HALF_HELP = "dev, eval, extension, priority, all, or scenario names (s03,s17,d02)"
@@ -159,7 +159,8 @@ def main(argv: list[str] | None = None) -> int:
             configs = split_configs(a.configs)
             bare = [s.name for s in scenarios if not s.burst_classes]  # refuse static:B,O
             for c in configs:
-                if parse_config(c).kind == "static" and bare:
+                cfg = parse_config(c)
+                if (cfg.kind == "static" or cfg.scheme in TOLD_BURST_CLASSES) and bare:
                     raise ValueError(f"--configs {c}: no burst class in {', '.join(bare)}")
             seeds = [int(x) for x in a.seeds.split(",")]
             if not a.gen > WARMUPS_S[-1]:

@@ -33,7 +33,7 @@ from alphad_ns3.scenario import RunSpec
 
 from bench.suite.scenarios import SuiteScenario
 
-__all__ = ["PLACEBO_EPS", "QUANTIZE", "RUN_TIMEOUT_S", "Config", "cache_dir", "parse_config", "program_snapshot", "spec"]
+__all__ = ["PLACEBO_EPS", "QUANTIZE", "RUN_TIMEOUT_S", "TOLD_BURST_CLASSES", "Config", "cache_dir", "parse_config", "program_snapshot", "spec"]
 
 REPO = Path(__file__).resolve().parents[2]
 ALPHAD = REPO / "daemon" / "alphad"
@@ -44,6 +44,8 @@ QUANTIZE = {"mode": "pow2", "kmin": -8, "kmax": 7, "hysteresis": 0.25}
 # Schemes that read the scheduler (priorities' ``strict``): the suite tells them about strict
 # priority; the others' runs keep the configuration, and the cache keys, they had without it.
 READS_SCHEDULER = ("auto4", "auto30")
+# Probes told the scenario's burst classes (their ``classes`` bitmask, unless a config sets it)
+TOLD_BURST_CLASSES = ("oracle18",)
 # The placebo's change of alpha: a fraction of a byte on any threshold, enough to flip an
 # admission now and then.
 PLACEBO_EPS = 1e-4
@@ -137,6 +139,11 @@ def spec(sc: SuiteScenario, cfg: Config, seed: int, gen: float | None = None) ->
                                 "priorities": prios, "quantize": dict(QUANTIZE)}
     if cfg.params:
         settings["scheme_params"] = dict(cfg.params)
+    if cfg.scheme in TOLD_BURST_CLASSES and "classes" not in dict(cfg.params):
+        if not sc.burst_classes:
+            raise ValueError(f"{cfg.name}: {sc.name} has no burst class to be told of")
+        mask = float(sum(1 << c for c in sc.burst_classes))
+        settings["scheme_params"] = {**settings.get("scheme_params", {}), "classes": mask}
     return RunSpec(scenario=scen, scheme="alphad", alphas=sc.alphas, alphad=settings)
 
 

@@ -676,3 +676,16 @@ def test_static_settings_are_references_not_candidates() -> None:
         res["rows"][row_key("s00", 1, cfg)] = {"1s": _m(10, 5)}
     assert report._configs(res) == ["auto18@1s", "auto18[hold=1]@1s"]  # run on eval: both
     assert report._configs(res, ablations=True) == ["auto18[hold=1]@1s"]
+
+
+def test_a_probe_is_told_the_scenarios_burst_classes() -> None:
+    two = next(s for s in draw() if len(s.burst_classes) == 2)
+    told = spec(two, parse_config("oracle18@100ms"), 1).alphad["scheme_params"]["classes"]
+    assert told == sum(2 ** c for c in two.burst_classes)
+    assert spec(two, parse_config("oracle18[classes=1]@100ms"), 1).alphad[
+        "scheme_params"] == {"classes": 1}  # a config that sets it keeps it
+    assert "scheme_params" not in spec(two, parse_config("auto18@100ms"), 1).alphad
+    none = next(s for s in draw() if not s.burst_classes)
+    with pytest.raises(ValueError, match="no burst class"):
+        spec(none, parse_config("oracle18@100ms"), 1)
+    assert main(["run", "--half", none.name, "--configs", "oracle18@100ms"]) == 2
