@@ -42,3 +42,16 @@ def test_a_burst_raises_only_a_class_it_was_told_of() -> None:
 def test_a_mask_that_names_no_class_is_refused_by_name(mask: float) -> None:
     with pytest.raises(ValueError, match="oracle18: classes"):
         told(mask)
+
+
+def test_without_the_idle_only_rule_a_busy_queue_of_the_raised_class_takes_the_raise() -> None:
+    def query_alphas(scheme: str) -> np.ndarray:
+        sw = Switch([("web", [0], 0.5, None), ("query", [1], 0.5, None)], scheme=scheme,
+                    classes=2)
+        # port 0's query queue overflows by a burst while port 1's query queue is busy
+        return sw.step(util={1: 0.005, 3: 0.5}, drops={1: 50_000}, peak={1: 200_000})[[1, 3]]
+
+    idle, busy = query_alphas("oracle18")
+    assert idle > 0.5 and busy == 0.5
+    idle_b, busy_b = query_alphas("oracle18-busy")
+    assert idle_b == idle and busy_b == idle

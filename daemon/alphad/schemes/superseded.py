@@ -30,7 +30,8 @@ documents) leaves them out. The daemon never imports it.
 - ``auto31``: `auto18` whose safety rule judges a raise by the classes it leaves alone;
 - ``auto32``: `auto18` whose safety rule judges a raise by the classes it does not raise;
 - ``auto33``: `auto32` whose safety rule reads only those classes' idle queues;
-- ``oracle18``: not a candidate but a probe, `auto18` told which classes carry incast.
+- ``oracle18``: not a candidate but a probe, `auto18` told which classes carry incast;
+- ``oracle18-busy``: a probe, `oracle18` whose raise reaches the raised class's busy queues.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ from alphad.schemes import (
     auto32,
     auto33,
     oracle18,
+    oracle18_busy,
 )
 from alphad.schemes._base import register
 
@@ -65,5 +67,5 @@ for _name, _make in (("auto", auto.make), ("auto4", auto4.make), ("auto9", auto9
                      ("auto28", auto28.make), ("auto29", auto29.make),
                      ("auto30", auto30.make), ("auto31", auto31.make),
                      ("auto32", auto32.make), ("auto33", auto33.make),
-                     ("oracle18", oracle18.make)):
+                     ("oracle18", oracle18.make), ("oracle18-busy", oracle18_busy.make)):
     register(_name, candidate=True)(_make)
