@@ -1,14 +1,15 @@
-"""`oracle18`: `auto18` told which classes carry incast (a harness probe)."""
+"""`oracle18` (`auto18` told which classes carry incast) and the probes built on it."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_auto import Switch
+from test_auto import DT, Switch, web_and_bursts
 from test_auto20 import has_auto18s_parameters, writes_as_auto18_without_harm
 from test_auto30 import two_classes
 
-import alphad.schemes.superseded  # noqa: F401  (registers the probe)
+import alphad.schemes.superseded  # noqa: F401  (registers the probes)
+from alphad.schemes.auto18 import HOLD_S
 
 
 def told(classes: float) -> Switch:
@@ -49,3 +50,71 @@ def test_without_the_idle_only_rule_a_busy_queue_of_the_raised_class_takes_the_r
     assert idle > 0.5 and busy == 0.5
     idle_b, busy_b = query_alphas("oracle18-busy")
     assert idle_b == idle and busy_b == idle
+
+
+def rules(**switches: float) -> Switch:
+    """`told(2)` (the query class) under `oracle18-rules` with ``switches``."""
+    return Switch([("web", [0], 0.5, None), ("query", [1], 0.5, None)],
+                  scheme="oracle18-rules", classes=2, **switches)
+
+
+def test_with_every_rule_on_it_writes_what_oracle18_busy_writes() -> None:
+    for seed in (1, 2):
+        a = rules()
+        b = Switch([("web", [0], 0.5, None), ("query", [1], 0.5, None)],
+                   scheme="oracle18-busy", classes=2)
+        raised = 0
+        for step in web_and_bursts(seed, web_busy=True):
+            out = a.step(**step)
+            np.testing.assert_array_equal(out, b.step(**step))
+            raised += bool((out > 0.5).any())
+        assert raised > 50
+
+
+SMALL = {"util": {1: 0.005}, "drops": {1: 20_000}, "peak": {1: 60_000}}  # needs a low level
+QUIET_WEB_LOSS = {"util": {0: 0.005}, "drops": {0: 5_000}}  # 0.8% on web's idle queue
+CAP = 16.0
+
+
+def test_at_cap_a_raise_goes_to_the_cap() -> None:
+    needed = rules().step(**SMALL)[1]
+    assert 0.5 < needed < CAP
+    assert rules(at_cap=1).step(**SMALL)[1] == CAP
+
+
+def test_without_decay_a_raise_outlives_the_hold() -> None:
+    def after_quiet(**switches: float) -> float:
+        sw = rules(**switches)
+        sw.step(**SMALL)
+        for _ in range(int(3 * HOLD_S / DT)):
+            out = sw.step()
+        return float(out[1])
+
+    assert after_quiet() == 0.5
+    assert after_quiet(decay=0) == rules().step(**SMALL)[1]
+
+
+def test_without_zero_reference_harm_a_loss_nobody_saw_under_dt_keeps_the_raise() -> None:
+    def after_web_loss(**switches: float) -> tuple[float, float]:
+        sw = rules(**switches)
+        raised = sw.step(**SMALL)[1]
+        for _ in range(10):
+            out = sw.step(**QUIET_WEB_LOSS)
+        return raised, float(out[1])
+
+    raised, after = after_web_loss()
+    assert after < raised  # web lost nothing under DT: its loss is harm
+    raised, after = after_web_loss(zero_ref=0)
+    assert after == raised
+
+
+def test_from_start_the_told_classes_begin_at_the_cap() -> None:
+    assert rules().step()[1] == 0.5
+    out = rules(from_start=1).step()
+    assert out[1] == CAP and out[3] == CAP and out[0] == 0.5
+
+
+@pytest.mark.parametrize("switch", ["at_cap", "decay", "zero_ref", "from_start"])
+def test_a_switch_that_is_not_0_or_1_is_refused_by_name(switch: str) -> None:
+    with pytest.raises(ValueError, match=f"oracle18-rules: {switch} must be 0 or 1"):
+        rules(**{switch: 0.5})
