@@ -118,3 +118,18 @@ def test_from_start_the_told_classes_begin_at_the_cap() -> None:
 def test_a_switch_that_is_not_0_or_1_is_refused_by_name(switch: str) -> None:
     with pytest.raises(ValueError, match=f"oracle18-rules: {switch} must be 0 or 1"):
         rules(**{switch: 0.5})
+
+
+def test_held_a_raise_survives_the_loss_that_steps_oracle18_rules_down() -> None:
+    def after_web_loss(scheme: str) -> tuple[float, float]:
+        sw = Switch([("web", [0], 0.5, None), ("query", [1], 0.5, None)], scheme=scheme,
+                    classes=2, at_cap=1)
+        raised = sw.step(**SMALL)[1]
+        for _ in range(10):  # web's queues lose: harm, to `oracle18-rules`
+            out = sw.step(util={0: 0.5, 2: 0.005}, drops={0: 40_000, 2: 5_000})
+        return raised, float(out[1])
+
+    raised, after = after_web_loss("oracle18-rules")
+    assert raised == CAP and after < raised
+    raised, after = after_web_loss("oracle18-held")
+    assert raised == CAP and after == CAP

@@ -32,7 +32,8 @@ documents) leaves them out. The daemon never imports it.
 - ``auto33``: `auto32` whose safety rule reads only those classes' idle queues;
 - ``oracle18``: not a candidate but a probe, `auto18` told which classes carry incast;
 - ``oracle18-busy``: a probe, `oracle18` whose raise reaches the raised class's busy queues;
-- ``oracle18-rules``: a probe, `oracle18-busy` with each dynamic rule behind a switch.
+- ``oracle18-rules``: a probe, `oracle18-busy` with each dynamic rule behind a switch;
+- ``oracle18-held``: a probe, `oracle18-rules` without the safety rule.
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ from alphad.schemes import (
     auto33,
     oracle18,
     oracle18_busy,
+    oracle18_held,
     oracle18_rules,
 )
 from alphad.schemes._base import register
@@ -70,5 +72,6 @@ for _name, _make in (("auto", auto.make), ("auto4", auto4.make), ("auto9", auto9
                      ("auto30", auto30.make), ("auto31", auto31.make),
                      ("auto32", auto32.make), ("auto33", auto33.make),
                      ("oracle18", oracle18.make), ("oracle18-busy", oracle18_busy.make),
-                     ("oracle18-rules", oracle18_rules.make)):
+                     ("oracle18-rules", oracle18_rules.make),
+                     ("oracle18-held", oracle18_held.make)):
     register(_name, candidate=True)(_make)
