@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_auto import DT, Switch, web_and_bursts
+from test_auto import DT, Switch, decide_alike, web_and_bursts
 from test_auto20 import has_auto18s_parameters, writes_as_auto18_without_harm
 from test_auto30 import two_classes
 
@@ -12,10 +12,10 @@ import alphad.schemes.superseded  # noqa: F401  (registers the probes)
 from alphad.schemes.auto18 import HOLD_S
 
 
-def told(classes: float) -> Switch:
-    """`two_classes`' switch (class 0 web, class 1 query) under `oracle18` told ``classes``."""
-    return Switch([("web", [0], 0.5, None), ("query", [1], 0.5, None)], scheme="oracle18",
-                  classes=classes)
+def told(classes: float, scheme: str = "oracle18", **params: float) -> Switch:
+    """`two_classes`' switch (class 0 web, class 1 query) under ``scheme`` told ``classes``."""
+    return Switch([("web", [0], 0.5, None), ("query", [1], 0.5, None)], scheme=scheme,
+                  classes=classes, **params)
 
 
 def test_told_every_class_it_writes_what_auto18_writes() -> None:
@@ -41,8 +41,7 @@ def test_a_mask_that_names_no_class_is_refused_by_name(mask: float) -> None:
 
 def test_without_the_idle_only_rule_a_busy_queue_of_the_raised_class_takes_the_raise() -> None:
     def query_alphas(scheme: str) -> np.ndarray:
-        sw = Switch([("web", [0], 0.5, None), ("query", [1], 0.5, None)], scheme=scheme,
-                    classes=2)
+        sw = told(2, scheme)
         # port 0's query queue overflows by a burst while port 1's query queue is busy
         return sw.step(util={1: 0.005, 3: 0.5}, drops={1: 50_000}, peak={1: 200_000})[[1, 3]]
 
@@ -53,22 +52,14 @@ def test_without_the_idle_only_rule_a_busy_queue_of_the_raised_class_takes_the_r
 
 
 def rules(**switches: float) -> Switch:
-    """`told(2)` (the query class) under `oracle18-rules` with ``switches``."""
-    return Switch([("web", [0], 0.5, None), ("query", [1], 0.5, None)],
-                  scheme="oracle18-rules", classes=2, **switches)
+    """`oracle18-rules` told the query class, with ``switches``."""
+    return told(2, "oracle18-rules", **switches)
 
 
 def test_with_every_rule_on_it_writes_what_oracle18_busy_writes() -> None:
     for seed in (1, 2):
-        a = rules()
-        b = Switch([("web", [0], 0.5, None), ("query", [1], 0.5, None)],
-                   scheme="oracle18-busy", classes=2)
-        raised = 0
-        for step in web_and_bursts(seed, web_busy=True):
-            out = a.step(**step)
-            np.testing.assert_array_equal(out, b.step(**step))
-            raised += bool((out > 0.5).any())
-        assert raised > 50
+        assert decide_alike(rules(), told(2, "oracle18-busy"),
+                            web_and_bursts(seed, web_busy=True)) > 50
 
 
 SMALL = {"util": {1: 0.005}, "drops": {1: 20_000}, "peak": {1: 60_000}}  # needs a low level
@@ -122,8 +113,7 @@ def test_a_switch_that_is_not_0_or_1_is_refused_by_name(switch: str) -> None:
 
 def test_held_a_raise_survives_the_loss_that_steps_oracle18_rules_down() -> None:
     def after_web_loss(scheme: str) -> tuple[float, float]:
-        sw = Switch([("web", [0], 0.5, None), ("query", [1], 0.5, None)], scheme=scheme,
-                    classes=2, at_cap=1)
+        sw = told(2, scheme, at_cap=1)
         raised = sw.step(**SMALL)[1]
         for _ in range(10):  # web's queues lose: harm, to `oracle18-rules`
             out = sw.step(util={0: 0.5, 2: 0.005}, drops={0: 40_000, 2: 5_000})
