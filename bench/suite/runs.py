@@ -45,7 +45,8 @@ QUANTIZE = {"mode": "pow2", "kmin": -8, "kmax": 7, "hysteresis": 0.25}
 # priority; the others' runs keep the configuration, and the cache keys, they had without it.
 READS_SCHEDULER = ("auto4", "auto30")
 # Probes told the scenario's burst classes (their ``classes`` bitmask, unless a config sets it)
-TOLD_BURST_CLASSES = ("oracle18", "oracle18-busy", "oracle18-rules", "oracle18-held")
+TOLD_BURST_CLASSES = ("oracle18", "oracle18-busy", "oracle18-rules", "oracle18-held",
+                      "oracle18-harm")
 # The placebo's change of alpha: a fraction of a byte on any threshold, enough to flip an
 # admission now and then.
 PLACEBO_EPS = 1e-4

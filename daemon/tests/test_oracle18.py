@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterable, Iterator
+
 import numpy as np
 import pytest
-from test_auto import DT, Switch, decide_alike, web_and_bursts
+from test_auto import DT, SPEED_BPS, Switch, decide_alike, web_and_bursts
 from test_auto20 import has_auto18s_parameters, writes_as_auto18_without_harm
 from test_auto30 import two_classes
 
@@ -123,3 +126,81 @@ def test_held_a_raise_survives_the_loss_that_steps_oracle18_rules_down() -> None
     assert raised == CAP and after < raised
     raised, after = after_web_loss("oracle18-held")
     assert raised == CAP and after == CAP
+
+
+def harm(**switches: float) -> Switch:
+    """`oracle18-harm` told the query class, raising to the cap, with ``switches``."""
+    return told(2, "oracle18-harm", at_cap=1, **switches)
+
+
+def lossy_web(seed: int, n: int = 300) -> Iterator[dict]:  # type: ignore[type-arg]
+    """`web_and_bursts` with web's queues losing up to 2% of what they send, one interval in
+    three: losses that trip the safety rule."""
+    rng = random.Random(seed)
+    for step in web_and_bursts(seed, n, web_busy=True):
+        if rng.random() < 0.3:
+            q = rng.choice([0, 2])
+            step["drops"] = {**step.get("drops", {}),
+                             q: 0.02 * rng.random() * sent(step["util"].get(q, 0.01))}
+        yield step
+
+
+def sent(util: float) -> float:
+    """Bytes a queue sends in one interval at ``util`` of line rate."""
+    return util * SPEED_BPS / 8 * DT
+
+
+def loss(util: float, frac: float) -> float:
+    """Bytes dropped by a queue that sends at ``util`` and loses ``frac`` of what it is offered."""
+    return frac / (1 - frac) * sent(util)
+
+
+def test_with_both_harm_tests_off_it_writes_what_oracle18_rules_writes() -> None:
+    for seed in (1, 2):
+        assert decide_alike(harm(), told(2, "oracle18-rules", at_cap=1), lossy_web(seed)) > 50
+
+
+def lowest_after_raise(sw: Switch, dt_phase: Iterable[dict], harm_phase: dict  # type: ignore[type-arg]
+                       ) -> float:
+    """The query class's lowest alpha over the intervals of ``harm_phase`` after a raise
+    until decay could act, the switch having run ``dt_phase`` as DT."""
+    n = round(HOLD_S / DT) - 1
+    for step in dt_phase:
+        sw.step(**step)
+    assert sw.step(**SMALL)[1] == CAP
+    return min(float(sw.step(**harm_phase)[1]) for _ in range(n))
+
+
+def test_pooled_a_small_class_losing_more_keeps_the_raise_until_the_traffic_does() -> None:
+    # web's busy queue (15% of line rate) lost 0.3% under DT, query's (90%) 1%
+    def busy(web_frac: float) -> dict:  # type: ignore[type-arg]
+        return {"util": {0: 0.15, 3: 0.9}, "drops": {0: loss(0.15, web_frac), 3: loss(0.9, 0.01)}}
+
+    dt_phase = [busy(0.003)] * 30
+    # web's loss five times its reference; the busy traffic as a whole 1.2 times
+    assert lowest_after_raise(harm(), dt_phase, busy(0.015)) == 0.5
+    assert lowest_after_raise(harm(pooled=1), dt_phase, busy(0.015)) == CAP
+    # web's loss 100 times: the busy traffic as a whole loses 5 times its reference
+    assert lowest_after_raise(harm(pooled=1), dt_phase, busy(0.3)) == 0.5
+
+
+def test_spread_a_loss_within_dts_spread_keeps_more_of_the_raise() -> None:
+    def web_idle(frac: float) -> dict:  # type: ignore[type-arg]
+        return {"util": {0: 0.005, 2: 0.005},
+                "drops": {0: loss(0.005, frac)} if frac else {2: 1_000}}
+
+    spiky = [web_idle(0.9 if i % 20 == 19 else 0.0) for i in range(85)]  # mean 4.5%
+    steady = [web_idle(0.045)] * 85
+    after = {"util": {0: 0.005}, "drops": {0: loss(0.005, 0.15)}}
+    # after steady loss under DT the spread adds nothing: both step the raise down
+    assert lowest_after_raise(harm(spread=1), steady, after) == 0.5
+    assert lowest_after_raise(harm(), steady, after) == 0.5
+    # after the same mean in rare large losses, 15% is within what DT's spread allows
+    assert lowest_after_raise(harm(), spiky, after) == 0.5
+    assert lowest_after_raise(harm(spread=1), spiky, after) > 0.5
+
+
+@pytest.mark.parametrize("switch", ["pooled", "spread"])
+def test_a_harm_switch_that_is_not_0_or_1_is_refused_by_name(switch: str) -> None:
+    with pytest.raises(ValueError, match=f"oracle18-harm: {switch} must be 0 or 1"):
+        harm(**{switch: 2})

@@ -33,7 +33,8 @@ documents) leaves them out. The daemon never imports it.
 - ``oracle18``: not a candidate but a probe, `auto18` told which classes carry incast;
 - ``oracle18-busy``: a probe, `oracle18` whose raise reaches the raised class's busy queues;
 - ``oracle18-rules``: a probe, `oracle18-busy` with each dynamic rule behind a switch;
-- ``oracle18-held``: a probe, `oracle18-rules` without the safety rule.
+- ``oracle18-held``: a probe, `oracle18-rules` without the safety rule;
+- ``oracle18-harm``: a probe, `oracle18-rules` with harm tests of fewer false alarms.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ from alphad.schemes import (
     auto33,
     oracle18,
     oracle18_busy,
+    oracle18_harm,
     oracle18_held,
     oracle18_rules,
 )
@@ -73,5 +75,6 @@ for _name, _make in (("auto", auto.make), ("auto4", auto4.make), ("auto9", auto9
                      ("auto32", auto32.make), ("auto33", auto33.make),
                      ("oracle18", oracle18.make), ("oracle18-busy", oracle18_busy.make),
                      ("oracle18-rules", oracle18_rules.make),
-                     ("oracle18-held", oracle18_held.make)):
+                     ("oracle18-held", oracle18_held.make),
+                     ("oracle18-harm", oracle18_harm.make)):
     register(_name, candidate=True)(_make)
