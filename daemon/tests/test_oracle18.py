@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
 import pytest
@@ -13,6 +13,7 @@ from test_auto30 import two_classes
 
 import alphad.schemes.superseded  # noqa: F401  (registers the probes)
 from alphad.schemes.auto18 import HOLD_S
+from alphad.schemes.oracle18_fresh import PROBE_S
 
 
 def told(classes: float, scheme: str = "oracle18", **params: float) -> Switch:
@@ -204,3 +205,37 @@ def test_spread_a_loss_within_dts_spread_keeps_more_of_the_raise() -> None:
 def test_a_harm_switch_that_is_not_0_or_1_is_refused_by_name(switch: str) -> None:
     with pytest.raises(ValueError, match=f"oracle18-harm: {switch} must be 0 or 1"):
         harm(**{switch: 2})
+
+
+def fresh_after_raise(scheme: str, loses: Callable[[int], dict]) -> list[float]:  # type: ignore[type-arg]
+    """The query class's alpha over the two seconds after a raise told ``scheme`` makes,
+    web's idle queues losing ``loses(k)`` in interval k; web lost nothing under DT before."""
+    sw = told(2, scheme, at_cap=1)
+    for _ in range(10):
+        sw.step(util={0: 0.005, 2: 0.005}, drops={2: 100})
+    out = [float(sw.step(**SMALL)[1])]
+    return out + [float(sw.step(**loses(k))[1]) for k in range(round(HOLD_S / DT) - 1)]
+
+
+def web_loses(frac: float) -> dict:  # type: ignore[type-arg]
+    return {"util": {0: 0.005, 2: 0.005}, "drops": {0: loss(0.005, frac)} if frac else {2: 100}}
+
+
+PROBE = round(PROBE_S / DT) - 1  # the output, after the raise, that runs the next interval as DT
+PROBES = [PROBE, PROBE + round(PROBE_S / DT)]  # those in the two seconds after it
+
+
+def test_fresh_one_interval_per_probe_runs_as_dt_and_the_raise_returns() -> None:
+    alphas = fresh_after_raise("oracle18-fresh", lambda k: web_loses(0.0))
+    assert [i for i, a in enumerate(alphas) if a != CAP] == PROBES
+    assert all(alphas[i] == 0.5 for i in PROBES)
+
+
+def test_fresh_a_loss_dt_meets_too_keeps_the_raise_a_loss_it_does_not_steps_it_down() -> None:
+    steady = fresh_after_raise("oracle18-fresh", lambda k: web_loses(0.01))
+    assert min(a for i, a in enumerate(steady) if i not in PROBES) == CAP
+    # `oracle18-rules` judges the same loss against the run's first second: harm
+    assert min(fresh_after_raise("oracle18-rules", lambda k: web_loses(0.01))) == 0.5
+    only_raised = fresh_after_raise("oracle18-fresh",
+                                    lambda k: web_loses(0.0 if k == PROBE else 0.01))
+    assert only_raised[PROBE + 2] < CAP and only_raised[-1] == 0.5

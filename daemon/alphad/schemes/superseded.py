@@ -34,7 +34,8 @@ documents) leaves them out. The daemon never imports it.
 - ``oracle18-busy``: a probe, `oracle18` whose raise reaches the raised class's busy queues;
 - ``oracle18-rules``: a probe, `oracle18-busy` with each dynamic rule behind a switch;
 - ``oracle18-held``: a probe, `oracle18-rules` without the safety rule;
-- ``oracle18-harm``: a probe, `oracle18-rules` with harm tests of fewer false alarms.
+- ``oracle18-harm``: a probe, `oracle18-rules` with harm tests of fewer false alarms;
+- ``oracle18-fresh``: a probe, `oracle18-rules` whose reference is measured while it raises.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ from alphad.schemes import (
     auto33,
     oracle18,
     oracle18_busy,
+    oracle18_fresh,
     oracle18_harm,
     oracle18_held,
     oracle18_rules,
@@ -76,5 +78,6 @@ for _name, _make in (("auto", auto.make), ("auto4", auto4.make), ("auto9", auto9
                      ("oracle18", oracle18.make), ("oracle18-busy", oracle18_busy.make),
                      ("oracle18-rules", oracle18_rules.make),
                      ("oracle18-held", oracle18_held.make),
-                     ("oracle18-harm", oracle18_harm.make)):
+                     ("oracle18-harm", oracle18_harm.make),
+                     ("oracle18-fresh", oracle18_fresh.make)):
     register(_name, candidate=True)(_make)
