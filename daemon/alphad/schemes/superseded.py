@@ -30,6 +30,7 @@ documents) leaves them out. The daemon never imports it.
 - ``auto31``: `auto18` whose safety rule judges a raise by the classes it leaves alone;
 - ``auto32``: `auto18` whose safety rule judges a raise by the classes it does not raise;
 - ``auto33``: `auto32` whose safety rule reads only those classes' idle queues;
+- ``auto34``: `auto18` whose safety rule's reference is measured again while it raises;
 - ``oracle18``: not a candidate but a probe, `auto18` told which classes carry incast;
 - ``oracle18-busy``: a probe, `oracle18` whose raise reaches the raised class's busy queues;
 - ``oracle18-rules``: a probe, `oracle18-busy` with each dynamic rule behind a switch;
@@ -58,6 +59,7 @@ from alphad.schemes import (
     auto31,
     auto32,
     auto33,
+    auto34,
     oracle18,
     oracle18_busy,
     oracle18_fresh,
@@ -75,6 +77,7 @@ for _name, _make in (("auto", auto.make), ("auto4", auto4.make), ("auto9", auto9
                      ("auto28", auto28.make), ("auto29", auto29.make),
                      ("auto30", auto30.make), ("auto31", auto31.make),
                      ("auto32", auto32.make), ("auto33", auto33.make),
+                     ("auto34", auto34.make),
                      ("oracle18", oracle18.make), ("oracle18-busy", oracle18_busy.make),
                      ("oracle18-rules", oracle18_rules.make),
                      ("oracle18-held", oracle18_held.make),
