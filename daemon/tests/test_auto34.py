@@ -1,5 +1,5 @@
-"""`auto34`: `auto18` whose safety rule's reference is measured again, one interval per
-PROBE_S run as DT while a raise holds."""
+"""`auto34`: `auto18` whose safety rule's reference is measured again, one interval in
+PROBE_INTERVALS run as DT while a raise holds."""
 
 from __future__ import annotations
 
@@ -11,16 +11,14 @@ from test_auto20 import has_auto18s_parameters
 from test_oracle18 import SMALL, web_loses
 
 from alphad.schemes.auto18 import HOLD_S
-from alphad.schemes.auto34 import PROBE_S
-
-EVERY = round(PROBE_S / DT)  # intervals between two probes
+from alphad.schemes.auto34 import PROBE_INTERVALS as EVERY
 
 
 def test_its_parameters_are_auto18s() -> None:
     has_auto18s_parameters("auto34")
 
 
-def test_it_writes_auto18s_alphas_but_one_interval_per_probe_s_of_a_raise_at_alpha_p() -> None:
+def test_it_writes_auto18s_alphas_but_one_interval_in_ten_of_a_raise_at_alpha_p() -> None:
     for seed in (1, 2):
         a, b = two_classes(scheme="auto34"), two_classes(scheme="auto18")
         alpha_p = a.cl.alpha_q()
@@ -55,3 +53,11 @@ def test_a_loss_dt_meets_too_keeps_the_raise_a_loss_it_does_not_steps_it_down() 
     assert min(after_raise("auto18", lambda k: web_loses(0.01))) == 0.5
     only_raised = after_raise("auto34", lambda k: web_loses(0.0 if k == probes[0] else 0.01))
     assert only_raised[probes[0] + 2] < raised and only_raised[-1] == 0.5
+
+
+def test_at_1s_a_raise_runs_nine_intervals_of_ten() -> None:
+    burst = {"util": {1: 0.005}, "drops": {1: 300_000}, "peak": {1: 300_000}}  # 5% lost
+    sw = two_classes(scheme="auto34", interval=1.0)
+    outs = [sw.step(**burst if k % 3 == 0 else {}, dt=1.0)[1] for k in range(3 * EVERY + 1)]
+    at_dt = [i for i, a in enumerate(outs) if a == 0.5]
+    assert len(at_dt) == 3 and min(np.diff(at_dt)) == EVERY

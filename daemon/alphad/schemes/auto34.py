@@ -5,10 +5,10 @@ while a raise holds.
 fallback; :mod:`alphad.schemes.auto`, :mod:`alphad.schemes.auto18`) with one change to the
 safety rule's reference, the traffic's loss under DT. `auto18` measures it over the
 intervals run as DT, and a raise that holds leaves none after it. Here, while any class is
-raised, one interval in every PROBE_S runs as DT (every queue at alpha_p, the levels
-kept), and its loss fractions move the reference by PROBE_S / HOLD_S; the safety rule
-judges a raise only once such an interval has been measured since it began. No parameter
-is added: `auto18`'s.
+raised, one interval in every PROBE_INTERVALS runs as DT (every queue at alpha_p, the
+levels kept), and its loss fractions move the reference by the time between two such
+intervals over HOLD_S; the safety rule judges a raise only once such an interval has been
+measured since it began. No parameter is added: `auto18`'s.
 """
 
 from __future__ import annotations
@@ -23,13 +23,17 @@ from alphad.schemes._base import SchemeContext, numeric_params
 from alphad.schemes.auto import loss_fraction
 from alphad.schemes.auto18 import DEFAULTS, FIXED, POSITIVE, Auto18
 
-PROBE_S = 1.0  # s: while a class is raised, one interval in this long runs as DT
+PROBE_INTERVALS = 10  # intervals: while a class is raised, one in this many runs as DT
 
 
 class Auto34(Auto18):
-    """`auto18` that runs one interval per PROBE_S as DT to measure its reference."""
+    """`auto18` that runs one interval in PROBE_INTERVALS as DT to measure its reference."""
 
     name = "auto34"
+
+    def __init__(self, ctx: SchemeContext, p: Mapping[str, float]) -> None:
+        self.probe_s = PROBE_INTERVALS * ctx.interval  # s between two intervals run as DT
+        super().__init__(ctx, p)
 
     def reset_state(self) -> None:
         super().reset_state()
@@ -57,13 +61,13 @@ class Auto34(Auto18):
         out = super().__call__(est)  # no harm is judged on an interval run as DT
         self.probing = False
         if probed and self.t > 0.0 and any(self.level):  # not a fallback: DT's loss now
-            w = min(PROBE_S / self.hold, 1.0)
+            w = min(self.probe_s / self.hold, 1.0)
             self.base = [[b + w * (n - b) for b, n in zip(br, nr, strict=True)]
                          for br, nr in zip(base, self._dt_loss(est), strict=True)]
             self.fresh = True
-        if not any(self.level):  # DT runs: the first probe comes PROBE_S into a raise
+        if not any(self.level):  # DT runs: the first probe comes probe_s into a raise
             self.last_probe, self.fresh = self.t, False
-        elif self.t - self.last_probe >= PROBE_S:
+        elif self.t - self.last_probe >= self.probe_s - self.interval / 2:
             self.probing, self.last_probe = True, self.t
             return self.alpha_q.copy()  # the next interval runs as DT
         return out
