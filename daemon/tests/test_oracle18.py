@@ -239,3 +239,48 @@ def test_fresh_a_loss_dt_meets_too_keeps_the_raise_a_loss_it_does_not_steps_it_d
     only_raised = fresh_after_raise("oracle18-fresh",
                                     lambda k: web_loses(0.0 if k == PROBE else 0.01))
     assert only_raised[PROBE + 2] < CAP and only_raised[-1] == 0.5
+
+
+def evidence_from_start(scheme: str, frac: float) -> list[float]:
+    """The query class's alpha over the second after a raise ``scheme`` makes in the run's
+    first interval, web's idle queues losing ``frac``."""
+    sw = told(2, scheme, at_cap=1)
+    return [float(sw.step(**SMALL)[1])] + [float(sw.step(**web_loses(frac))[1])
+                                           for _ in range(PROBE + 2)]
+
+
+def test_evidence_a_raise_after_a_second_of_dt_is_judged_at_once() -> None:
+    assert min(fresh_after_raise("oracle18-fresh", lambda k: web_loses(0.01))[:PROBE]) == CAP
+    judged = fresh_after_raise("oracle18-evidence", lambda k: web_loses(0.01))
+    assert min(judged[:PROBE]) < CAP  # stepped down before any probe, as `oracle18-rules` is
+    assert judged == fresh_after_raise("oracle18-rules", lambda k: web_loses(0.01))
+
+
+def test_evidence_a_raise_made_before_a_second_of_dt_waits_for_its_probe() -> None:
+    alphas = evidence_from_start("oracle18-evidence", 0.01)
+    assert alphas == evidence_from_start("oracle18-fresh", 0.01)
+    assert [i for i, a in enumerate(alphas) if a != CAP] == [PROBE + 1]  # the probe itself
+
+
+def test_quiet_harm_returns_the_class_to_alpha_p_and_no_burst_raises_it_for_the_hold() -> None:
+    def after_harm(quiet: float) -> list[float]:
+        sw = told(2, "oracle18-evidence", at_cap=1, quiet=quiet)
+        for _ in range(10):
+            sw.step(**web_loses(0.0))
+        assert sw.step(**SMALL)[1] == CAP
+        harmed = {"util": {0: 0.005, 1: 0.005}, "drops": {0: loss(0.005, 0.2), 1: 20_000},
+                  "peak": {1: 60_000}}
+        return [float(sw.step(**harmed)[1])] + [float(sw.step(**SMALL)[1])
+                                                for _ in range(2 * hold)]
+
+    hold = round(HOLD_S / DT)
+    quiet = after_harm(1)
+    assert set(quiet[:hold]) == {0.5}  # DT for HOLD_S, bursts or not
+    assert quiet[hold] == CAP and quiet[hold + 1] == 0.5  # then one raise, and harm again
+    stepped = after_harm(0)  # a level an interval, and the next burst raises it again
+    assert stepped[:6] == [8.0, 4.0, 2.0, 1.0, 0.5, CAP] and stepped.count(CAP) > 5
+
+
+def test_a_quiet_switch_that_is_not_0_or_1_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="oracle18-evidence: quiet must be 0 or 1"):
+        told(2, "oracle18-evidence", quiet=0.5)

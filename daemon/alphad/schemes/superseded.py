@@ -31,12 +31,15 @@ documents) leaves them out. The daemon never imports it.
 - ``auto32``: `auto18` whose safety rule judges a raise by the classes it does not raise;
 - ``auto33``: `auto32` whose safety rule reads only those classes' idle queues;
 - ``auto34``: `auto18` whose safety rule's reference is measured again while it raises;
+- ``auto35``: `auto34` judging a raise once its reference stands for one probe of DT;
 - ``oracle18``: not a candidate but a probe, `auto18` told which classes carry incast;
 - ``oracle18-busy``: a probe, `oracle18` whose raise reaches the raised class's busy queues;
 - ``oracle18-rules``: a probe, `oracle18-busy` with each dynamic rule behind a switch;
 - ``oracle18-held``: a probe, `oracle18-rules` without the safety rule;
 - ``oracle18-harm``: a probe, `oracle18-rules` with harm tests of fewer false alarms;
-- ``oracle18-fresh``: a probe, `oracle18-rules` whose reference is measured while it raises.
+- ``oracle18-fresh``: a probe, `oracle18-rules` whose reference is measured while it raises;
+- ``oracle18-evidence``: a probe, `oracle18-fresh` judging a raise once its reference
+  stands for a second of DT.
 """
 
 from __future__ import annotations
@@ -60,8 +63,10 @@ from alphad.schemes import (
     auto32,
     auto33,
     auto34,
+    auto35,
     oracle18,
     oracle18_busy,
+    oracle18_evidence,
     oracle18_fresh,
     oracle18_harm,
     oracle18_held,
@@ -77,10 +82,11 @@ for _name, _make in (("auto", auto.make), ("auto4", auto4.make), ("auto9", auto9
                      ("auto28", auto28.make), ("auto29", auto29.make),
                      ("auto30", auto30.make), ("auto31", auto31.make),
                      ("auto32", auto32.make), ("auto33", auto33.make),
-                     ("auto34", auto34.make),
+                     ("auto34", auto34.make), ("auto35", auto35.make),
                      ("oracle18", oracle18.make), ("oracle18-busy", oracle18_busy.make),
                      ("oracle18-rules", oracle18_rules.make),
                      ("oracle18-held", oracle18_held.make),
                      ("oracle18-harm", oracle18_harm.make),
-                     ("oracle18-fresh", oracle18_fresh.make)):
+                     ("oracle18-fresh", oracle18_fresh.make),
+                     ("oracle18-evidence", oracle18_evidence.make)):
     register(_name, candidate=True)(_make)
