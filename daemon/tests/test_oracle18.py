@@ -284,3 +284,31 @@ def test_quiet_harm_returns_the_class_to_alpha_p_and_no_burst_raises_it_for_the_
 def test_a_quiet_switch_that_is_not_0_or_1_is_refused_by_name() -> None:
     with pytest.raises(ValueError, match="oracle18-evidence: quiet must be 0 or 1"):
         told(2, "oracle18-evidence", quiet=0.5)
+
+
+def test_without_the_busy_floor_a_small_loss_over_its_reference_on_a_busy_queue_is_harm() -> None:
+    def web_busy(frac: float) -> dict:  # type: ignore[type-arg]
+        return {"util": {0: 0.5}, "drops": {0: loss(0.5, frac)}}
+
+    def before_probe(**switches: float) -> list[float]:
+        sw = told(2, "oracle18-floor", at_cap=1, **switches)
+        for _ in range(30):  # 0.02% lost under DT
+            sw.step(**web_busy(0.0002))
+        assert sw.step(**SMALL)[1] == CAP
+        return [float(sw.step(**web_busy(0.0008))[1]) for _ in range(PROBE - 1)]  # four times
+
+    assert set(before_probe()) == {CAP}  # below LOSS_MIN: never harm
+    assert min(before_probe(busy_floor=0)) < CAP
+
+
+def test_without_the_busy_floor_the_idle_queues_keep_theirs() -> None:
+    def idle_after_raise(**switches: float) -> list[float]:
+        sw = told(2, "oracle18-floor", at_cap=1, **switches)
+        for _ in range(30):
+            sw.step(**web_loses(0.0002))
+        assert sw.step(**SMALL)[1] == CAP
+        return [float(sw.step(**web_loses(0.0008))[1]) for _ in range(PROBE - 1)]
+
+    assert idle_after_raise(busy_floor=0) == idle_after_raise() == [CAP] * (PROBE - 1)
+    with pytest.raises(ValueError, match="oracle18-floor: busy_floor must be 0 or 1"):
+        told(2, "oracle18-floor", busy_floor=2)

@@ -39,7 +39,8 @@ documents) leaves them out. The daemon never imports it.
 - ``oracle18-harm``: a probe, `oracle18-rules` with harm tests of fewer false alarms;
 - ``oracle18-fresh``: a probe, `oracle18-rules` whose reference is measured while it raises;
 - ``oracle18-evidence``: a probe, `oracle18-fresh` judging a raise once its reference
-  stands for a second of DT.
+  stands for a second of DT;
+- ``oracle18-floor``: a probe, `oracle18-evidence` without the floor of harm on busy queues.
 """
 
 from __future__ import annotations
@@ -67,6 +68,7 @@ from alphad.schemes import (
     oracle18,
     oracle18_busy,
     oracle18_evidence,
+    oracle18_floor,
     oracle18_fresh,
     oracle18_harm,
     oracle18_held,
@@ -88,5 +90,6 @@ for _name, _make in (("auto", auto.make), ("auto4", auto4.make), ("auto9", auto9
                      ("oracle18-held", oracle18_held.make),
                      ("oracle18-harm", oracle18_harm.make),
                      ("oracle18-fresh", oracle18_fresh.make),
-                     ("oracle18-evidence", oracle18_evidence.make)):
+                     ("oracle18-evidence", oracle18_evidence.make),
+                     ("oracle18-floor", oracle18_floor.make)):
     register(_name, candidate=True)(_make)
