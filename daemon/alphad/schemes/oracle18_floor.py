@@ -19,6 +19,7 @@ from alphad.schemes._base import SchemeContext, numeric_params
 from alphad.schemes.oracle18 import FIXED, POSITIVE
 from alphad.schemes.oracle18_evidence import DEFAULTS as EVIDENCE_DEFAULTS
 from alphad.schemes.oracle18_evidence import Oracle18Evidence
+from alphad.schemes.oracle18_rules import check_switches
 
 SWITCHES: dict[str, float] = {"busy_floor": 1.0}
 DEFAULTS: dict[str, float] = {**EVIDENCE_DEFAULTS, **SWITCHES}  # switches: 0 off, 1 on
@@ -31,10 +32,7 @@ class Oracle18Floor(Oracle18Evidence):
 
     def __init__(self, ctx: SchemeContext, p: Mapping[str, float]) -> None:
         super().__init__(ctx, p)
-        for k, default in SWITCHES.items():
-            v = self.p.setdefault(k, default)
-            if v not in (0.0, 1.0):
-                raise ValueError(f"scheme {self.name}: {k} must be 0 or 1 (got {v:g})")
+        check_switches(self.name, self.p, SWITCHES)
         if not self.p["busy_floor"]:  # `auto`'s floors: idle max(loss_min, idle_loss_min),
             # busy loss_min
             self.p["idle_loss_min"] = max(self.p["loss_min"], self.p["idle_loss_min"])

@@ -30,7 +30,7 @@ from alphad.schemes._base import SchemeContext, numeric_params
 from alphad.schemes.auto import MIN_BYTES, loss_fraction
 from alphad.schemes.oracle18 import FIXED, POSITIVE
 from alphad.schemes.oracle18_rules import DEFAULTS as RULES_DEFAULTS
-from alphad.schemes.oracle18_rules import Oracle18Rules
+from alphad.schemes.oracle18_rules import Oracle18Rules, check_switches
 
 SWITCHES: dict[str, float] = {"pooled": 0.0, "spread": 0.0}
 DEFAULTS: dict[str, float] = {**RULES_DEFAULTS, **SWITCHES}  # switches: 0 off, 1 on
@@ -44,10 +44,7 @@ class Oracle18Harm(Oracle18Rules):
 
     def __init__(self, ctx: SchemeContext, p: Mapping[str, float]) -> None:
         super().__init__(ctx, p)
-        for k, default in SWITCHES.items():
-            v = self.p.setdefault(k, default)
-            if v not in (0.0, 1.0):
-                raise ValueError(f"scheme {self.name}: {k} must be 0 or 1 (got {v:g})")
+        check_switches(self.name, self.p, SWITCHES)
 
     def reset_state(self) -> None:
         super().reset_state()

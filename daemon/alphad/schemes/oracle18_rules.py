@@ -31,6 +31,14 @@ SWITCHES: dict[str, float] = {"at_cap": 0.0, "decay": 1.0, "zero_ref": 1.0, "fro
 DEFAULTS: dict[str, float] = {**ORACLE18_DEFAULTS, **SWITCHES}  # switches: 0 off, 1 on
 
 
+def check_switches(scheme: str, p: dict[str, float], switches: Mapping[str, float]) -> None:
+    """Each of ``switches`` set in ``p`` (its default where absent), refused unless 0 or 1."""
+    for k, default in switches.items():
+        v = p.setdefault(k, default)
+        if v not in (0.0, 1.0):
+            raise ValueError(f"scheme {scheme}: {k} must be 0 or 1 (got {v:g})")
+
+
 class Oracle18Rules(Oracle18Busy):
     """`oracle18-busy` whose dynamic rules can each be switched."""
 
@@ -38,10 +46,7 @@ class Oracle18Rules(Oracle18Busy):
 
     def __init__(self, ctx: SchemeContext, p: Mapping[str, float]) -> None:
         super().__init__(ctx, p)
-        for k, default in SWITCHES.items():
-            v = self.p.setdefault(k, default)
-            if v not in (0.0, 1.0):
-                raise ValueError(f"scheme {self.name}: {k} must be 0 or 1 (got {v:g})")
+        check_switches(self.name, self.p, SWITCHES)
         self._backed_off = False
 
     def _raised(self, c: int, need: float) -> float:
