@@ -312,3 +312,47 @@ def test_without_the_busy_floor_the_idle_queues_keep_theirs() -> None:
     assert idle_after_raise(busy_floor=0) == idle_after_raise() == [CAP] * (PROBE - 1)
     with pytest.raises(ValueError, match="oracle18-floor: busy_floor must be 0 or 1"):
         told(2, "oracle18-floor", busy_floor=2)
+
+
+def since_raise(web_frac: float, **switches: float) -> list[float]:
+    """The query class's alpha over the intervals before the first probe of a raise made
+    after three seconds of DT in which web's busy queue lost 0.5%, web's busy queue losing
+    ``web_frac`` under the raise."""
+    sw = told(2, "oracle18-since", at_cap=1, **switches)
+    for _ in range(30):
+        sw.step(util={0: 0.5}, drops={0: loss(0.5, 0.005)})
+    assert sw.step(**SMALL)[1] == CAP
+    return [float(sw.step(util={0: 0.5}, drops={0: loss(0.5, web_frac)})[1])
+            for _ in range(PROBE - 1)]
+
+
+def test_since_a_raise_that_harms_is_stepped_down_in_its_first_interval() -> None:
+    averaged = since_raise(0.03)  # six times the reference: the 2 s average needs intervals
+    counted = since_raise(0.03, since=1)
+    assert counted[0] < CAP and averaged[0] == CAP and min(counted) < min(averaged)
+
+
+def test_since_a_loss_dt_met_keeps_the_raise_either_way() -> None:
+    assert since_raise(0.006) == since_raise(0.006, since=1) == [CAP] * (PROBE - 1)
+
+
+def test_since_quiet_returns_to_dt_at_once_and_counts_afresh_from_the_next_raise() -> None:
+    sw = told(2, "oracle18-since", at_cap=1, since=1, quiet=1)
+    for _ in range(30):
+        sw.step(util={0: 0.5}, drops={0: loss(0.5, 0.005)})
+    assert sw.step(**SMALL)[1] == CAP
+    harmed = {"util": {0: 0.5}, "drops": {0: loss(0.5, 0.03)}}
+    assert sw.step(**harmed)[1] == 0.5
+    hold = round(HOLD_S / DT)
+    burst = {"util": {0: 0.5, 1: 0.005}, "drops": {0: loss(0.5, 0.005), 1: 20_000},
+             "peak": {1: 60_000}}
+    after = [float(sw.step(**burst)[1]) for _ in range(hold + 1)]
+    assert set(after[:hold - 1]) == {0.5} and after[-1] == CAP  # no raise for HOLD_S
+    # the loss before DT's hold is not counted against the new raise
+    assert [float(sw.step(util={0: 0.5}, drops={0: loss(0.5, 0.006)})[1])
+            for _ in range(3)] == [CAP] * 3
+
+
+def test_a_since_switch_that_is_not_0_or_1_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="oracle18-since: since must be 0 or 1"):
+        told(2, "oracle18-since", since=3)

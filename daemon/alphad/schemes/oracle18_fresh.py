@@ -40,16 +40,20 @@ class Oracle18Fresh(Oracle18Rules):
     def _backs_off(self, t: float) -> bool:
         return self.fresh and super()._backs_off(t)
 
-    def _dt_loss(self, est: Estimates) -> list[list[float]]:
-        """This interval's loss fractions per class on idle, then on busy queues (`auto`'s
-        entries)."""
+    def _class_bytes(self, est: Estimates) -> tuple[np.ndarray, np.ndarray]:
+        """This interval's bytes dropped and offered per class on idle queues (the first P
+        entries), then on busy queues."""
         i, P = self.idx, self.P
         d = est.drop_delta[i]
         pos = self.cls + P * (est.rate[i] >= self.p["idle_util"])
-        dropped = np.bincount(pos, weights=d, minlength=2 * P)
-        offered = np.bincount(pos, weights=est.tx_delta[i] + d, minlength=2 * P)
-        frac = [loss_fraction(x, o) for x, o in zip(dropped, offered, strict=True)]
-        return [frac[:P], frac[P:]]
+        return (np.bincount(pos, weights=d, minlength=2 * P),
+                np.bincount(pos, weights=est.tx_delta[i] + d, minlength=2 * P))
+
+    def _dt_loss(self, est: Estimates) -> list[list[float]]:
+        """This interval's loss fractions per class on idle, then on busy queues (`auto`'s
+        entries)."""
+        frac = [loss_fraction(x, o) for x, o in zip(*self._class_bytes(est), strict=True)]
+        return [frac[:self.P], frac[self.P:]]
 
     def __call__(self, est: Estimates) -> np.ndarray:
         if self.probing:  # what DT loses now moves the reference; no harm test on it

@@ -40,7 +40,8 @@ documents) leaves them out. The daemon never imports it.
 - ``oracle18-fresh``: a probe, `oracle18-rules` whose reference is measured while it raises;
 - ``oracle18-evidence``: a probe, `oracle18-fresh` judging a raise once its reference
   stands for a second of DT;
-- ``oracle18-floor``: a probe, `oracle18-evidence` without the floor of harm on busy queues.
+- ``oracle18-floor``: a probe, `oracle18-evidence` without the floor of harm on busy queues;
+- ``oracle18-since``: a probe, `oracle18-floor` judging the loss since a raise began.
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ from alphad.schemes import (
     oracle18_harm,
     oracle18_held,
     oracle18_rules,
+    oracle18_since,
 )
 from alphad.schemes._base import register
 
@@ -91,5 +93,6 @@ for _name, _make in (("auto", auto.make), ("auto4", auto4.make), ("auto9", auto9
                      ("oracle18-harm", oracle18_harm.make),
                      ("oracle18-fresh", oracle18_fresh.make),
                      ("oracle18-evidence", oracle18_evidence.make),
-                     ("oracle18-floor", oracle18_floor.make)):
+                     ("oracle18-floor", oracle18_floor.make),
+                     ("oracle18-since", oracle18_since.make)):
     register(_name, candidate=True)(_make)
