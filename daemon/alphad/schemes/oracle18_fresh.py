@@ -26,6 +26,13 @@ from alphad.schemes.oracle18_rules import DEFAULTS, Oracle18Rules
 PROBE_S = 1.0  # s: while a class is raised, one interval in this long runs as DT
 
 
+def split_loss(dropped: np.ndarray, offered: np.ndarray, P: int) -> list[list[float]]:
+    """Loss fractions per class on idle, then on busy queues, from bytes laid out as
+    `Oracle18Fresh._class_bytes` gives them."""
+    frac = [loss_fraction(x, o) for x, o in zip(dropped, offered, strict=True)]
+    return [frac[:P], frac[P:]]
+
+
 class Oracle18Fresh(Oracle18Rules):
     """`oracle18-rules` that runs one interval per PROBE_S as DT to measure its reference."""
 
@@ -52,8 +59,7 @@ class Oracle18Fresh(Oracle18Rules):
     def _dt_loss(self, est: Estimates) -> list[list[float]]:
         """This interval's loss fractions per class on idle, then on busy queues (`auto`'s
         entries)."""
-        frac = [loss_fraction(x, o) for x, o in zip(*self._class_bytes(est), strict=True)]
-        return [frac[:self.P], frac[self.P:]]
+        return split_loss(*self._class_bytes(est), self.P)
 
     def __call__(self, est: Estimates) -> np.ndarray:
         if self.probing:  # what DT loses now moves the reference; no harm test on it

@@ -54,17 +54,20 @@ class Oracle18Rules(Oracle18Busy):
             return self.max_level[c]
         return super()._raised(c, need)
 
+    def _harmed(self, loss: list[list[float]], raised: list[bool]) -> bool:
+        """`auto`'s harm test on ``loss`` (per class on idle, then on busy queues) against
+        the reference; with ``zero_ref`` 0, over non-zero references only."""
+        p = self.p
+        floors = (max(p["loss_min"], p["idle_loss_min"]), p["loss_min"])  # idle, busy
+        over = [[lo > p["safety"] * ba and lo >= floor and (ba > 0 or p["zero_ref"])
+                 for lo, ba in zip(lr, br, strict=True)]
+                for lr, br, floor in zip(loss, self.base, floors, strict=True)]
+        return (any(o and not r for o, r in zip(over[0], raised, strict=True))
+                or any(over[1]))
+
     def _backs_off(self, t: float) -> bool:
-        if not self.p["zero_ref"]:  # `auto`'s harm test, over non-zero references only
-            safety = self.p["safety"]
-            floors = (max(self.p["loss_min"], self.p["idle_loss_min"]), self.p["loss_min"])
-            over = [[ba > 0 and lo > safety * ba and lo >= floor
-                     for lo, ba in zip(lr, br, strict=True)]
-                    for lr, br, floor in zip(self.loss, self.base, floors, strict=True)]
-            raised = [k > 0 for k in self.level]
-            if not (any(o and not r for o, r in zip(over[0], raised, strict=True))
-                    or any(over[1])):
-                return False
+        if not self.p["zero_ref"] and not self._harmed(self.loss, [k > 0 for k in self.level]):
+            return False  # `auto`'s test fired on a zero reference
         self._backed_off = True
         return True
 

@@ -21,11 +21,10 @@ import numpy as np
 
 from alphad.estimate import Estimates
 from alphad.schemes._base import SchemeContext, numeric_params
-from alphad.schemes.auto import loss_fraction
 from alphad.schemes.oracle18 import FIXED, POSITIVE
 from alphad.schemes.oracle18_floor import DEFAULTS as FLOOR_DEFAULTS
 from alphad.schemes.oracle18_floor import Oracle18Floor
-from alphad.schemes.oracle18_fresh import PROBE_S
+from alphad.schemes.oracle18_fresh import PROBE_S, split_loss
 from alphad.schemes.oracle18_rules import check_switches
 
 SWITCHES: dict[str, float] = {"since": 0.0}
@@ -49,18 +48,6 @@ class Oracle18Since(Oracle18Floor):
     def _backs_off(self, t: float) -> bool:
         return not self.p["since"] and super()._backs_off(t)
 
-    def _harmed(self, raised: list[bool]) -> bool:
-        """Whether the loss since the raise is harm: `auto`'s test, with `oracle18-rules`'
-        ``zero_ref``."""
-        p, P = self.p, self.P
-        frac = [loss_fraction(x, o) for x, o in zip(self.dropped, self.offered, strict=True)]
-        floors = (max(p["loss_min"], p["idle_loss_min"]), p["loss_min"])  # idle, busy
-        over = [[lo > p["safety"] * ba and lo >= floor and (ba > 0 or p["zero_ref"])
-                 for lo, ba in zip(lr, br, strict=True)]
-                for lr, br, floor in zip((frac[:P], frac[P:]), self.base, floors, strict=True)]
-        return (any(o and not r for o, r in zip(over[0], raised, strict=True))
-                or any(over[1]))
-
     def __call__(self, est: Estimates) -> np.ndarray:
         probed, raised = self.probing, [k > 0 for k in self.level]
         out = super().__call__(est)
@@ -74,7 +61,7 @@ class Oracle18Since(Oracle18Floor):
         self.dropped += d
         self.offered += o
         if (any(self.level) and self.ref_s >= PROBE_S - self.interval / 2
-                and self._harmed(raised)):
+                and self._harmed(split_loss(self.dropped, self.offered, self.P), raised)):
             if self.p["quiet"]:  # every class to alpha_p, no raise for HOLD_S
                 self.level = [0.0] * self.P
                 self.dt_until = self.t + self.hold
