@@ -4,7 +4,8 @@
 ``CFG`` on ``SCN`` once more, outside the cache (the ns-3 program and the scheme are
 deterministic, so it writes what the cached run wrote), with the scheme's state read after
 each decision made while a class was raised: the levels before and after, the floor of
-schemes that keep one, and whether the safety rule fired, on which classes, whether
+schemes that keep one, and whether the safety rule fired (on the loss since the raise
+began, for the probes that judge it), on which classes, whether
 each tripped class's reference (its loss under DT) was exactly zero, whether a busy
 queue's loss was among the trips, and which tripped classes had a burst of their own in
 that interval (their loss is then also what the burst test raises on).
@@ -61,6 +62,7 @@ def logged(name: str) -> Iterator[list[Decision]]:
     """While open, every decision of scheme ``name`` made with a class raised is logged."""
     cls = _scheme_class(name)
     call, backs_off = cls.__call__, cls._backs_off
+    since_backs_off = getattr(cls, "_since_backs_off", None)
     log: list[Decision] = []
     ids: dict[int, int] = {}
 
@@ -71,6 +73,14 @@ def logged(name: str) -> Iterator[list[Decision]]:
                                           self.p)
         self._logged_bursting = set(self.cls[self._burst].tolist())
         fires: bool = backs_off(self, t)
+        self._logged_trips = trips if fires else None
+        return fires
+
+    def since_fired(self: Any, raised: list[bool]) -> bool:
+        # a probe that judges the loss since the raise began: its own entries and test
+        trips = self._trips(self._since_loss(), raised)
+        self._logged_bursting = set(self.cls[self._burst].tolist())
+        fires: bool = since_backs_off(self, raised)
         self._logged_trips = trips if fires else None
         return fires
 
@@ -90,12 +100,16 @@ def logged(name: str) -> Iterator[list[Decision]]:
                 any(i == 1 for i, _ in trips)))
         return out
 
-    own = {k: cls.__dict__[k] for k in ("__call__", "_backs_off") if k in cls.__dict__}
-    cls.__call__, cls._backs_off = decide, fired  # type: ignore[method-assign]
+    hooks = {"__call__": decide, "_backs_off": fired}
+    if since_backs_off is not None:
+        hooks["_since_backs_off"] = since_fired
+    own = {k: cls.__dict__[k] for k in hooks if k in cls.__dict__}
+    for k, f in hooks.items():
+        setattr(cls, k, f)
     try:
         yield log
     finally:
-        for k in ("__call__", "_backs_off"):
+        for k in hooks:
             if k in own:
                 setattr(cls, k, own[k])
             else:

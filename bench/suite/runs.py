@@ -47,7 +47,7 @@ READS_SCHEDULER = ("auto4", "auto30")
 # Probes told the scenario's burst classes (their ``classes`` bitmask, unless a config sets it)
 TOLD_BURST_CLASSES = ("oracle18", "oracle18-busy", "oracle18-rules", "oracle18-held",
                       "oracle18-harm", "oracle18-fresh", "oracle18-evidence",
-                      "oracle18-floor", "oracle18-since")
+                      "oracle18-floor", "oracle18-since", "oracle18-memo")
 # The placebo's change of alpha: a fraction of a byte on any threshold, enough to flip an
 # admission now and then.
 PLACEBO_EPS = 1e-4

@@ -356,3 +356,78 @@ def test_since_quiet_returns_to_dt_at_once_and_counts_afresh_from_the_next_raise
 def test_a_since_switch_that_is_not_0_or_1_is_refused_by_name() -> None:
     with pytest.raises(ValueError, match="oracle18-since: since must be 0 or 1"):
         told(2, "oracle18-since", since=3)
+
+
+def memo(**switches: float) -> Switch:
+    """`oracle18-memo` told the query class, after three seconds of DT in which web's busy
+    queue lost 0.5%, with ``switches``."""
+    sw = told(2, "oracle18-memo", **switches)
+    for _ in range(30):
+        sw.step(util={0: 0.5}, drops={0: loss(0.5, 0.005)})
+    return sw
+
+
+def raised_and_web_loses(frac: float, query_peak: float) -> dict:  # type: ignore[type-arg]
+    """An interval under a raise: web's busy queue loses ``frac`` at a peak of 100 kB, the
+    query queue peaks at ``query_peak`` bytes (of the 1 MB buffer)."""
+    return {"util": {0: 0.5}, "drops": {0: loss(0.5, frac)},
+            "peak": {0: 100_000, 1: query_peak}}
+
+
+def test_memo_with_both_switches_off_it_writes_what_oracle18_since_writes() -> None:
+    base = {"at_cap": 1.0, "quiet": 1.0, "busy_floor": 0.0, "since": 1.0}
+    for seed in (1, 2):
+        assert decide_alike(told(2, "oracle18-memo", memory=0, used=0),
+                            told(2, "oracle18-since", **base), lossy_web(seed)) > 50
+
+
+def test_memo_a_loss_while_the_raised_class_holds_what_dt_admits_is_not_the_raises() -> None:
+    def first_intervals(query_peak: float, **switches: float) -> list[float]:
+        sw = memo(**switches)
+        assert sw.step(**SMALL)[1] == CAP
+        return [float(sw.step(**raised_and_web_loses(0.03, query_peak))[1])
+                for _ in range(3)]
+
+    # 100 kB is under alpha_p (0.5) times the 0.8 MB left free: DT admits it
+    assert first_intervals(100_000) == [CAP] * 3
+    assert first_intervals(100_000, used=0)[0] == 0.5  # counted: six times the reference
+    # 400 kB is more than 0.5 times the 0.5 MB left free: the raise is used, and harms
+    assert first_intervals(400_000)[0] == 0.5
+
+
+def test_memo_each_harm_in_a_row_doubles_the_hold_and_a_decay_clears_it() -> None:
+    hold = round(HOLD_S / DT)
+    burst = {"util": {0: 0.5, 1: 0.005}, "drops": {0: loss(0.5, 0.005), 1: 20_000},
+             "peak": {1: 60_000}}
+
+    def dt_held_after_harm(sw: Switch) -> int:
+        """Intervals of DT after a harm, bursts arriving in each, until the next raise."""
+        assert sw.step(**raised_and_web_loses(0.03, 400_000))[1] == 0.5
+        n = 0
+        while sw.step(**burst)[1] != CAP:
+            n += 1
+            assert n < 10 * hold
+        return n
+
+    sw = memo()
+    assert sw.step(**SMALL)[1] == CAP
+    def about(n: int) -> range:  # a hold of n intervals, ended one early or late by float time
+        return range(n - 1, n + 2)
+
+    held = [dt_held_after_harm(sw) for _ in range(3)]
+    assert [h in about(hold * 2**k) for k, h in enumerate(held)] == [True] * 3
+    no_memory = memo(memory=0)
+    assert no_memory.step(**SMALL)[1] == CAP
+    assert all(dt_held_after_harm(no_memory) in about(hold) for _ in range(3))
+    # a raise that decays to alpha_p without harm: the next harm holds HOLD_S again
+    quiet = {"util": {0: 0.5}, "drops": {0: loss(0.5, 0.005)}}
+    decayed = [float(sw.step(**quiet)[1]) for _ in range(8 * hold)]  # a level per HOLD_S
+    assert decayed[:2] == [CAP, CAP] and set(decayed[-2 * hold:]) == {0.5}
+    assert sw.step(**SMALL)[1] == CAP
+    assert dt_held_after_harm(sw) in about(hold)
+
+
+def test_a_memo_switch_that_is_not_0_or_1_is_refused_by_name() -> None:
+    for switch in ("memory", "used"):
+        with pytest.raises(ValueError, match=f"oracle18-memo: {switch} must be 0 or 1"):
+            told(2, "oracle18-memo", **{switch: 2})

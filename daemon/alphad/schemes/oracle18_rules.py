@@ -54,16 +54,21 @@ class Oracle18Rules(Oracle18Busy):
             return self.max_level[c]
         return super()._raised(c, need)
 
-    def _harmed(self, loss: list[list[float]], raised: list[bool]) -> bool:
-        """`auto`'s harm test on ``loss`` (per class on idle, then on busy queues) against
-        the reference; with ``zero_ref`` 0, over non-zero references only."""
+    def _trips(self, loss: list[list[float]], raised: list[bool]) -> list[tuple[int, int]]:
+        """The (idle 0 or busy 1, class) entries of ``loss`` that `auto`'s harm test finds
+        over the reference: others' idle loss, anyone's busy loss; with ``zero_ref`` 0,
+        over non-zero references only."""
         p = self.p
         floors = (max(p["loss_min"], p["idle_loss_min"]), p["loss_min"])  # idle, busy
-        over = [[lo > p["safety"] * ba and lo >= floor and (ba > 0 or p["zero_ref"])
-                 for lo, ba in zip(lr, br, strict=True)]
-                for lr, br, floor in zip(loss, self.base, floors, strict=True)]
-        return (any(o and not r for o, r in zip(over[0], raised, strict=True))
-                or any(over[1]))
+        return [(i, c) for i, (lr, br, floor) in enumerate(zip(loss, self.base, floors,
+                                                               strict=True))
+                for c, (lo, ba) in enumerate(zip(lr, br, strict=True))
+                if lo > p["safety"] * ba and lo >= floor and (ba > 0 or p["zero_ref"])
+                and (i == 1 or not raised[c])]
+
+    def _harmed(self, loss: list[list[float]], raised: list[bool]) -> bool:
+        """`auto`'s harm test on ``loss`` (per class on idle, then on busy queues)."""
+        return bool(self._trips(loss, raised))
 
     def _backs_off(self, t: float) -> bool:
         if not self.p["zero_ref"] and not self._harmed(self.loss, [k > 0 for k in self.level]):

@@ -48,6 +48,22 @@ class Oracle18Since(Oracle18Floor):
     def _backs_off(self, t: float) -> bool:
         return not self.p["since"] and super()._backs_off(t)
 
+    def _counted(self, est: Estimates, raised: list[bool]) -> bool:
+        """Whether an interval run raised joins the count since the raise."""
+        return True
+
+    def _since_backs_off(self, raised: list[bool]) -> bool:
+        """The harm test on the loss since the raise began."""
+        return self._harmed(self._since_loss(), raised)
+
+    def _since_loss(self) -> list[list[float]]:
+        """Loss fractions per class on idle, then on busy queues, since the raise began."""
+        return split_loss(self.dropped, self.offered, self.P)
+
+    def _quiet_hold(self) -> float:
+        """s: how long harm holds DT, with ``quiet``."""
+        return self.hold
+
     def __call__(self, est: Estimates) -> np.ndarray:
         probed, raised = self.probing, [k > 0 for k in self.level]
         out = super().__call__(est)
@@ -57,14 +73,16 @@ class Oracle18Since(Oracle18Floor):
             self.dropped[:] = 0.0
             self.offered[:] = 0.0
             return out
+        if not self._counted(est, raised):
+            return out
         d, o = self._class_bytes(est)
         self.dropped += d
         self.offered += o
         if (any(self.level) and self.ref_s >= PROBE_S - self.interval / 2
-                and self._harmed(split_loss(self.dropped, self.offered, self.P), raised)):
+                and self._since_backs_off(raised)):
             if self.p["quiet"]:  # every class to alpha_p, no raise for HOLD_S
                 self.level = [0.0] * self.P
-                self.dt_until = self.t + self.hold
+                self.dt_until = self.t + self._quiet_hold()
             else:
                 for c in range(self.P):
                     if self.level[c] > 0:

@@ -41,7 +41,9 @@ documents) leaves them out. The daemon never imports it.
 - ``oracle18-evidence``: a probe, `oracle18-fresh` judging a raise once its reference
   stands for a second of DT;
 - ``oracle18-floor``: a probe, `oracle18-evidence` without the floor of harm on busy queues;
-- ``oracle18-since``: a probe, `oracle18-floor` judging the loss since a raise began.
+- ``oracle18-since``: a probe, `oracle18-floor` judging the loss since a raise began;
+- ``oracle18-memo``: a probe, `oracle18-since` whose back-off doubles on each harm in a row
+  and whose count keeps only the intervals a raise was used in.
 """
 
 from __future__ import annotations
@@ -73,6 +75,7 @@ from alphad.schemes import (
     oracle18_fresh,
     oracle18_harm,
     oracle18_held,
+    oracle18_memo,
     oracle18_rules,
     oracle18_since,
 )
@@ -94,5 +97,6 @@ for _name, _make in (("auto", auto.make), ("auto4", auto4.make), ("auto9", auto9
                      ("oracle18-fresh", oracle18_fresh.make),
                      ("oracle18-evidence", oracle18_evidence.make),
                      ("oracle18-floor", oracle18_floor.make),
-                     ("oracle18-since", oracle18_since.make)):
+                     ("oracle18-since", oracle18_since.make),
+                     ("oracle18-memo", oracle18_memo.make)):
     register(_name, candidate=True)(_make)
