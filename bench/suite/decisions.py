@@ -66,23 +66,24 @@ def logged(name: str) -> Iterator[list[Decision]]:
     log: list[Decision] = []
     ids: dict[int, int] = {}
 
+    def record(self: Any, trips: list[tuple[int, int]], fires: bool) -> bool:
+        """Log a safety test's verdict: the entries that tripped it, if it fired."""
+        self._logged_trips = trips if fires else None
+        return fires
+
     def fired(self: Any, t: float) -> bool:
         # the levels are still those in force: the entries that tripped the rule now
         harm = getattr(self, "_harm", None)  # a scheme with a test of its own reports it
         trips = harm() if harm else tripped(self.loss, self.base, [k > 0 for k in self.level],
                                           self.p)
         self._logged_bursting = set(self.cls[self._burst].tolist())
-        fires: bool = backs_off(self, t)
-        self._logged_trips = trips if fires else None
-        return fires
+        return record(self, trips, backs_off(self, t))
 
     def since_fired(self: Any, raised: list[bool]) -> bool:
         # a probe that judges the loss since the raise began: its own entries and test
-        trips = self._trips(self._since_loss(), raised)
         self._logged_bursting = set(self.cls[self._burst].tolist())
-        fires: bool = since_backs_off(self, raised)
-        self._logged_trips = trips if fires else None
-        return fires
+        return record(self, self._trips(self._since_loss(), raised),
+                      since_backs_off(self, raised))
 
     def decide(self: Any, est: Any) -> Any:
         before, self._logged_trips, self._logged_bursting = list(self.level), None, set()
