@@ -63,6 +63,7 @@ def logged(name: str) -> Iterator[list[Decision]]:
     cls = _scheme_class(name)
     call, backs_off = cls.__call__, cls._backs_off
     since_backs_off = getattr(cls, "_since_backs_off", None)
+    harmed_since = getattr(cls, "_harmed_since", None)
     log: list[Decision] = []
     ids: dict[int, int] = {}
 
@@ -85,6 +86,11 @@ def logged(name: str) -> Iterator[list[Decision]]:
         return record(self, self._trips(self._since_loss(), raised),
                       since_backs_off(self, raised))
 
+    def harmed_since_fired(self: Any, raised: list[bool]) -> bool:
+        # a candidate that judges the loss since the raise began: its own entries and test
+        self._logged_bursting = set(self.cls[self._burst].tolist())
+        return record(self, self._trips_since(raised), harmed_since(self, raised))
+
     def decide(self: Any, est: Any) -> Any:
         before, self._logged_trips, self._logged_bursting = list(self.level), None, set()
         floor = getattr(self, "floor", None)
@@ -104,6 +110,8 @@ def logged(name: str) -> Iterator[list[Decision]]:
     hooks = {"__call__": decide, "_backs_off": fired}
     if since_backs_off is not None:
         hooks["_since_backs_off"] = since_fired
+    if harmed_since is not None:
+        hooks["_harmed_since"] = harmed_since_fired
     own = {k: cls.__dict__[k] for k in hooks if k in cls.__dict__}
     for k, f in hooks.items():
         setattr(cls, k, f)

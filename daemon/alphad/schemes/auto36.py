@@ -66,13 +66,17 @@ class Auto36(Auto25):
         return (np.bincount(pos, weights=d, minlength=2 * P),
                 np.bincount(pos, weights=est.tx_delta[i] + d, minlength=2 * P))
 
-    def _harmed_since(self, raised: list[bool]) -> bool:
-        """`auto`'s harm test on the loss since the raise began."""
+    def _trips_since(self, raised: list[bool]) -> list[tuple[int, int]]:
+        """The (idle 0 or busy 1, class) entries whose loss since the raise began is harm:
+        `auto`'s test, with no floor on busy queues."""
         P = self.P
         frac = [loss_fraction(x, o) for x, o in zip(self.dropped, self.offered, strict=True)]
-        idle = any(not raised[c] and frac[c] > SAFETY * self.base[0][c] and frac[c] >= LOSS_MIN
-                   for c in range(P))
-        return idle or any(frac[P + c] > SAFETY * self.base[1][c] for c in range(P))
+        return ([(0, c) for c in range(P) if not raised[c]
+                 and frac[c] > SAFETY * self.base[0][c] and frac[c] >= LOSS_MIN]
+                + [(1, c) for c in range(P) if frac[P + c] > SAFETY * self.base[1][c]])
+
+    def _harmed_since(self, raised: list[bool]) -> bool:
+        return bool(self._trips_since(raised))
 
     def __call__(self, est: Estimates) -> np.ndarray:
         raised = [k > 0 for k in self.level]
