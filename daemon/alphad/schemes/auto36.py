@@ -28,9 +28,9 @@ import numpy as np
 
 from alphad.estimate import Estimates
 from alphad.schemes._base import SchemeContext, numeric_params
-from alphad.schemes.auto import loss_fraction
 from alphad.schemes.auto18 import DEFAULTS, FIXED, LOSS_MIN, POSITIVE, SAFETY
 from alphad.schemes.auto25 import Auto25
+from alphad.schemes.oracle18_fresh import Oracle18Fresh, split_loss
 
 REF_S = 1.0  # s: the DT the reference must stand for before a class is raised
 
@@ -57,23 +57,13 @@ class Auto36(Auto25):
         dt_cap = self.alpha_q[i] * est.free
         return bool(((self.written[i] > self.alpha_q[i]) & (est.watermark[i] > dt_cap)).any())
 
-    def _class_bytes(self, est: Estimates) -> tuple[np.ndarray, np.ndarray]:
-        """The interval's bytes dropped and offered per class, on idle queues (the first P
-        entries), then on busy queues (`auto`'s split)."""
-        i, P = self.idx, self.P
-        d = est.drop_delta[i]
-        pos = self.cls + P * (est.rate[i] >= self.p["idle_util"])
-        return (np.bincount(pos, weights=d, minlength=2 * P),
-                np.bincount(pos, weights=est.tx_delta[i] + d, minlength=2 * P))
-
     def _trips_since(self, raised: list[bool]) -> list[tuple[int, int]]:
         """The (idle 0 or busy 1, class) entries whose loss since the raise began is harm:
         `auto`'s test, with no floor on busy queues."""
-        P = self.P
-        frac = [loss_fraction(x, o) for x, o in zip(self.dropped, self.offered, strict=True)]
-        return ([(0, c) for c in range(P) if not raised[c]
-                 and frac[c] > SAFETY * self.base[0][c] and frac[c] >= LOSS_MIN]
-                + [(1, c) for c in range(P) if frac[P + c] > SAFETY * self.base[1][c]])
+        idle, busy = split_loss(self.dropped, self.offered, self.P)
+        return ([(0, c) for c, lo in enumerate(idle) if not raised[c]
+                 and lo > SAFETY * self.base[0][c] and lo >= LOSS_MIN]
+                + [(1, c) for c, lo in enumerate(busy) if lo > SAFETY * self.base[1][c]])
 
     def _harmed_since(self, raised: list[bool]) -> bool:
         return bool(self._trips_since(raised))
@@ -88,7 +78,7 @@ class Auto36(Auto25):
             self.dropped[:] = 0.0
             self.offered[:] = 0.0
         elif self._used(est):
-            d, o = self._class_bytes(est)
+            d, o = Oracle18Fresh._class_bytes(self, est)  # `auto`'s idle and busy split
             self.dropped += d
             self.offered += o
             if any(self.level) and self._harmed_since(raised):
