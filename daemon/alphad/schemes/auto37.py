@@ -32,16 +32,13 @@ from typing import Any
 
 from alphad.schemes._base import SchemeContext, numeric_params
 from alphad.schemes.auto18 import DEFAULTS, POSITIVE
-from alphad.schemes.oracle18 import ALL
-from alphad.schemes.oracle18 import FIXED as AUTO18_FIXED
+from alphad.schemes.auto18 import FIXED as AUTO18_FIXED
 from alphad.schemes.oracle18_memo import DEFAULTS as MEMO_DEFAULTS
 from alphad.schemes.oracle18_memo import Oracle18Memo
 
-# The probe's switches as `oracle18-memo` sets them, every class a candidate for a raise
-FIXED: dict[str, float] = {**AUTO18_FIXED, "classes": ALL,
-                           **{k: v for k, v in MEMO_DEFAULTS.items()
-                              if k not in DEFAULTS and k not in AUTO18_FIXED
-                              and k != "classes"}}
+# The probe's switches at `oracle18-memo`'s defaults, ``classes`` among them: every class
+FIXED: dict[str, float] = {**AUTO18_FIXED,
+                           **{k: v for k, v in MEMO_DEFAULTS.items() if k not in DEFAULTS}}
 
 
 class Auto37(Oracle18Memo):
