@@ -1,0 +1,77 @@
+"""`auto38`: `auto37` whose raise goes to a class's idle queues only."""
+
+from __future__ import annotations
+
+import pytest
+from test_auto18 import two_classes
+from test_auto20 import has_auto18s_parameters
+from test_oracle18 import loss, lossy_web
+
+import alphad.schemes.superseded  # noqa: F401  (registers the candidates)
+from alphad.schemes import auto38
+from alphad.schemes.auto import DEFAULTS as AUTO_DEFAULTS
+
+ALPHA_P = 0.5  # two_classes' operator alpha
+CAP = 16.0  # alpha_cap's default
+IDLE_UTIL = AUTO_DEFAULTS["idle_util"]
+
+
+def test_its_parameters_are_auto18s() -> None:
+    has_auto18s_parameters("auto38")
+
+
+@pytest.mark.parametrize("key", ["classes", "memory", "used", "at_cap", "quiet", "since"])
+def test_the_probes_switches_are_fixed_and_refused_by_name(key: str) -> None:
+    with pytest.raises(ValueError, match=f"auto38: {key} is not a parameter .fixed at "
+                                         f"{auto38.FIXED[key]:g}"):
+        two_classes("auto38", **{key: 1})
+
+
+def reference(sw) -> None:  # type: ignore[no-untyped-def]
+    """Three seconds of DT: query's queue 3 busy (half of line rate) losing 0.1%."""
+    for _ in range(30):
+        sw.step(util={0: 0.5, 3: 0.5}, drops={3: loss(0.5, 0.001)}, peak={3: 300_000})
+
+
+def raise_query(sw):  # type: ignore[no-untyped-def]
+    """A burst on query's idle queue 1 beside its busy queue 3."""
+    return sw.step(util={1: 0.005, 3: 0.5}, drops={1: 20_000, 3: loss(0.5, 0.001)},
+                   peak={1: 60_000, 3: 300_000})
+
+
+def test_a_burst_raises_its_class_idle_queues_to_the_cap_and_not_its_busy_ones() -> None:
+    a, b = two_classes("auto38"), two_classes("auto37")
+    reference(a)
+    reference(b)
+    out, told = raise_query(a), raise_query(b)
+    assert out[1] == told[1] == CAP
+    assert out[3] == ALPHA_P < told[3] == CAP  # `auto37` raises the busy queue too
+    assert out[0] == out[2] == ALPHA_P
+
+
+def test_a_busy_queues_loss_at_its_own_threshold_is_not_the_raises() -> None:
+    # query raised; its busy queue 3 then loses 5% at a peak over alpha_p * free (400 kB
+    # beside 600 kB free), while its idle queue 1, the one raised, holds nothing
+    ours, theirs = two_classes("auto38"), two_classes("auto37")
+    for sw in (ours, theirs):
+        reference(sw)
+        raise_query(sw)
+        for _ in range(15):  # 1.5 s: under HOLD_S, no decay
+            sw.step(util={0: 0.5, 1: 0.005, 3: 0.5}, drops={3: loss(0.5, 0.05)},
+                    peak={3: 400_000})
+    assert ours.sch.harms == 0 and ours.sch.level[1] > 0  # not a use of the raise
+    assert theirs.sch.harms >= 1 and theirs.sch.level[1] == 0  # its queue 3 took the raise
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_no_busy_queue_is_ever_written_above_its_operators_alpha(seed: int) -> None:
+    sw = two_classes("auto38")
+    raised = 0
+    for step in lossy_web(seed, n=600):
+        out = sw.step(**step)
+        busy = [q for q, u in step["util"].items() if u >= IDLE_UTIL]
+        assert (out[busy] == ALPHA_P).all()
+        raised += bool((out > ALPHA_P).any())
+    assert raised > 30  # bursts raised the query class's idle queues
+    assert sw.sch.harms >= 1  # web's losses tripped the safety rule
+
