@@ -1,8 +1,10 @@
-"""`auto38`: `auto37` whose raise goes to a class's idle queues only."""
+"""`auto38`: `auto37` whose raise goes to a class's idle queues only; and `auto39`, `auto38`
+whose probes of DT take at most one raised interval in ten."""
 
 from __future__ import annotations
 
 import pytest
+from test_auto import Switch, decide_alike
 from test_auto18 import two_classes
 from test_auto20 import has_auto18s_parameters
 from test_oracle18 import loss, lossy_web
@@ -75,3 +77,30 @@ def test_no_busy_queue_is_ever_written_above_its_operators_alpha(seed: int) -> N
     assert raised > 30  # bursts raised the query class's idle queues
     assert sw.sch.harms >= 1  # web's losses tripped the safety rule
 
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_auto39_writes_auto38s_alphas_at_100_ms(seed: int) -> None:
+    # one probe in PROBE_S (1 s) is one interval in ten: the same probes
+    a, b = two_classes("auto39"), two_classes("auto38")
+    assert decide_alike(a, b, lossy_web(seed, n=600)) > 30
+
+
+def probes_in_a_raise(scheme: str, n: int) -> int:
+    """Intervals of 1 s run as DT while query is raised by a burst every second, and
+    nothing else loses."""
+    sw = Switch([("web", [0], 0.5, None), ("query", [1], 0.5, None)], interval=1.0,
+                scheme=scheme)
+    for _ in range(3):  # the reference: three seconds of DT
+        sw.step(util={0: 0.5}, dt=1.0)
+    dt_runs = 0
+    for _ in range(n):
+        out = sw.step(util={0: 0.5, 1: 0.005}, drops={1: 600_000}, peak={1: 600_000},
+                      dt=1.0)
+        dt_runs += out[1] == ALPHA_P
+    return dt_runs
+
+
+def test_auto39_probes_once_in_ten_intervals_at_1_s_where_auto38_probes_every_other() -> None:
+    assert probes_in_a_raise("auto38", 20) >= 9
+    assert 1 <= probes_in_a_raise("auto39", 20) <= 2

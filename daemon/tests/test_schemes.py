@@ -154,7 +154,7 @@ def test_candidates_run_but_are_not_offered() -> None:
     assert schemes.candidates() == ["auto", "auto20", "auto21", "auto22", "auto23", "auto24",
                                     "auto25", "auto26", "auto27", "auto28", "auto29", "auto30",
                                     "auto31", "auto32", "auto33", "auto34", "auto35", "auto36",
-                                    "auto37", "auto38", "auto4",
+                                    "auto37", "auto38", "auto39", "auto4",
                                     "auto9",
                                     "oracle18", "oracle18-busy", "oracle18-evidence",
                                     "oracle18-floor", "oracle18-fresh", "oracle18-harm",

@@ -3,7 +3,7 @@ ones, and those under study), for the harnesses that reproduce their rows in the
 evaluation (docs/evaluation.md), never for a switch.
 
 `auto18`, the default, is built on the superseded ones' classes, so their code stays;
-`auto20` to `auto38` are built on `auto18`'s. Importing this module registers
+`auto20` to `auto39` are built on `auto18`'s. Importing this module registers
 their factories as candidates: ``schemes.get`` finds them and a configuration validated
 in the same process may name them, while ``schemes.known()`` (what the daemon offers and
 documents) leaves them out. The daemon never imports it.
@@ -38,6 +38,7 @@ documents) leaves them out. The daemon never imports it.
   the loss since it began, with DT measured again while it holds and a back-off that
   doubles;
 - ``auto38``: `auto37` whose raise goes to a class's idle queues only;
+- ``auto39``: `auto38` whose probes of DT take at most one raised interval in ten;
 - ``oracle18``: not a candidate but a probe, `auto18` told which classes carry incast;
 - ``oracle18-busy``: a probe, `oracle18` whose raise reaches the raised class's busy queues;
 - ``oracle18-rules``: a probe, `oracle18-busy` with each dynamic rule behind a switch;
@@ -77,6 +78,7 @@ from alphad.schemes import (
     auto36,
     auto37,
     auto38,
+    auto39,
     oracle18,
     oracle18_busy,
     oracle18_evidence,
@@ -100,7 +102,7 @@ for _name, _make in (("auto", auto.make), ("auto4", auto4.make), ("auto9", auto9
                      ("auto32", auto32.make), ("auto33", auto33.make),
                      ("auto34", auto34.make), ("auto35", auto35.make),
                      ("auto36", auto36.make), ("auto37", auto37.make),
-                     ("auto38", auto38.make),
+                     ("auto38", auto38.make), ("auto39", auto39.make),
                      ("oracle18", oracle18.make), ("oracle18-busy", oracle18_busy.make),
                      ("oracle18-rules", oracle18_rules.make),
                      ("oracle18-held", oracle18_held.make),
