@@ -78,7 +78,6 @@ def test_no_busy_queue_is_ever_written_above_its_operators_alpha(seed: int) -> N
     assert sw.sch.harms >= 1  # web's losses tripped the safety rule
 
 
-
 @pytest.mark.parametrize("seed", [1, 2])
 def test_auto39_writes_auto38s_alphas_at_100_ms(seed: int) -> None:
     # one probe in PROBE_S (1 s) is one interval in ten: the same probes
