@@ -17,15 +17,20 @@ ALPHA_P = 0.5  # two_classes' operator alpha
 CAP = 16.0  # alpha_cap's default
 
 
-def test_its_parameters_are_auto18s() -> None:
-    has_auto18s_parameters("auto37")
+BUILT_ON_IT = ["auto37", "auto38", "auto39"]  # the candidates with its fixed values
 
 
+@pytest.mark.parametrize("scheme", BUILT_ON_IT)
+def test_its_parameters_are_auto18s(scheme: str) -> None:
+    has_auto18s_parameters(scheme)
+
+
+@pytest.mark.parametrize("scheme", BUILT_ON_IT)
 @pytest.mark.parametrize("key", ["classes", "memory", "used", "at_cap", "quiet", "since"])
-def test_the_probes_switches_are_fixed_and_refused_by_name(key: str) -> None:
-    with pytest.raises(ValueError, match=f"auto37: {key} is not a parameter .fixed at "
+def test_the_probes_switches_are_fixed_and_refused_by_name(scheme: str, key: str) -> None:
+    with pytest.raises(ValueError, match=f"{scheme}: {key} is not a parameter .fixed at "
                                          f"{auto37.FIXED[key]:g}"):
-        two_classes("auto37", **{key: 1})
+        two_classes(scheme, **{key: 1})
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

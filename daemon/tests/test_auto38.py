@@ -6,27 +6,13 @@ from __future__ import annotations
 import pytest
 from test_auto import Switch, decide_alike
 from test_auto18 import two_classes
-from test_auto20 import has_auto18s_parameters
+from test_auto37 import ALPHA_P, CAP
 from test_oracle18 import loss, lossy_web
 
 import alphad.schemes.superseded  # noqa: F401  (registers the candidates)
-from alphad.schemes import auto38
 from alphad.schemes.auto import DEFAULTS as AUTO_DEFAULTS
 
-ALPHA_P = 0.5  # two_classes' operator alpha
-CAP = 16.0  # alpha_cap's default
 IDLE_UTIL = AUTO_DEFAULTS["idle_util"]
-
-
-def test_its_parameters_are_auto18s() -> None:
-    has_auto18s_parameters("auto38")
-
-
-@pytest.mark.parametrize("key", ["classes", "memory", "used", "at_cap", "quiet", "since"])
-def test_the_probes_switches_are_fixed_and_refused_by_name(key: str) -> None:
-    with pytest.raises(ValueError, match=f"auto38: {key} is not a parameter .fixed at "
-                                         f"{auto38.FIXED[key]:g}"):
-        two_classes("auto38", **{key: 1})
 
 
 def reference(sw) -> None:  # type: ignore[no-untyped-def]
