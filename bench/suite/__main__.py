@@ -77,6 +77,17 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--per-seed", action="store_true",
                    help="also print every value seed by seed, and on how many seeds each "
                    "config is worse")
+    fr = sub.add_parser("frontier", help="each config's change against DT where raising "
+                        "pays beside its change on a scenario where any raise harms")
+    fr.add_argument("--results", type=Path, default=RESULTS, help="the gain side's results")
+    fr.add_argument("--half", default="dev", help=f"the gain side's scenarios: {HALF_HELP}")
+    fr.add_argument("--seeds", default="", help="the gain side's seeds (default: those "
+                    "both ran)")
+    fr.add_argument("--harm-results", type=Path,
+                    default=RESULTS.with_name("suite-gen12s-p00.json"))
+    fr.add_argument("--harm", default="p00", help="the harm side's scenario")
+    fr.add_argument("--configs", required=True, help="comma-separated configs")
+    fr.add_argument("--plot", type=Path, default=None, help="also draw the points here")
     k = sub.add_parser("picks", help="how much of the expert's pick a narrower grid of "
                        "static settings reaches (one-burst-class scenarios)")
     k.add_argument("--results", type=Path, default=RESULTS)
@@ -199,6 +210,35 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(versus(res, configs, names, a.against, seeds, win)))
         if a.per_seed:
             print("\n".join(per_seed(res, configs, names, a.against, seeds, win)))
+        return 0
+    if a.cmd == "frontier":
+        from bench.suite import frontier
+        from bench.suite.campaign import load_results
+
+        try:
+            for flag, f in (("--results", a.results), ("--harm-results", a.harm_results)):
+                if not f.is_file():
+                    raise ValueError(f"{flag}: {f} does not exist")
+            names = [s.name for s in suite(a.half)]
+            suite(a.harm)
+            configs = split_configs(a.configs)
+            for c in configs:
+                parse_config(c)
+            picked = _floats("--seeds", a.seeds)
+            if any(x != int(x) for x in picked):
+                raise ValueError(f"--seeds: {a.seeds!r} is not whole numbers")
+        except ValueError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        gain, harm = load_results(a.results), load_results(a.harm_results)
+        pts = [p for c in configs if (p := frontier.point(
+            gain, names, harm, a.harm, c, [int(x) for x in picked] or None)) is not None]
+        missing = [c for c in configs if c not in {p.config for p in pts}]
+        print("\n".join(frontier.table(pts, a.harm)))
+        if missing:
+            print("no pair on one side:", ", ".join(missing))
+        if a.plot is not None and frontier.plot(pts, a.harm, a.plot):
+            print(f"wrote {a.plot}")
         return 0
     if a.cmd == "picks":
         from bench.suite.campaign import load_results

@@ -1,0 +1,66 @@
+"""The frontier: each config's gain where raising pays beside its harm on p00."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from bench.suite import frontier
+from bench.suite.__main__ import main
+from bench.suite.campaign import row_key
+
+
+def _m(q: float, rto: int) -> dict:  # type: ignore[type-arg]
+    return {"qct_ms_p99": q, "qct_ms_mean": q / 2, "query_timeouts": 0.1,
+            "short_slowdown_p99": 5.0, "short_rto_flows": rto, "long_tput_vs_dt": 1.0}
+
+
+def _files(tmp_path: Path) -> tuple[Path, Path]:
+    gain: dict = {"scenarios": {}, "rows": {}}  # type: ignore[type-arg]
+    for n in ("s21", "s22"):
+        gain["scenarios"][n] = {"half": "dev", "burst_classes": [1]}
+        for s, j in ((1, 0.0), (2, 0.1)):
+            gain["rows"][row_key(n, s, "dt")] = {"1s": _m(10 + j, 2)}
+            gain["rows"][row_key(n, s, "auto18@100ms")] = {"1s": _m((10 + j) / 2, 2)}
+    harm: dict = {"scenarios": {"p00": {"half": "dev", "burst_classes": [1, 2]}},  # type: ignore[type-arg]
+                  "rows": {}}
+    for s, (d, c) in enumerate([(2, 6), (3, 3), (1, 4)], start=1):
+        harm["rows"][row_key("p00", s, "dt")] = {"1s": _m(10, d)}
+        harm["rows"][row_key("p00", s, "auto18@100ms")] = {"1s": _m(10, c)}
+    paths = tmp_path / "gain.json", tmp_path / "harm.json"
+    for p, r in zip(paths, (gain, harm), strict=True):
+        p.write_text(json.dumps(r))
+    return paths
+
+
+def test_a_point_pairs_the_gain_side_with_the_harm_scenarios_count(tmp_path: Path) -> None:
+    g, h = (json.loads(p.read_text()) for p in _files(tmp_path))
+    p = frontier.point(g, ["s21", "s22"], h, "p00", "auto18@100ms")
+    assert p is not None
+    assert math.isclose(p.gain, 2 ** (-1 / 3) - 1)  # two of six metrics halved in both
+    assert p.gain_not_worse == 1.0 and p.gain_pairs == 12
+    assert p.harm > 0  # more short flows with a timeout than DT
+    assert (p.count, p.dt_count, p.seeds_worse, p.seeds) == (13, 6, 2, 3)
+    assert frontier.point(g, ["s21"], h, "p00", "auto39@1s") is None  # no rows: no point
+
+
+def test_frontier_prints_the_table_and_draws_the_points(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    g, h = _files(tmp_path)
+    png = tmp_path / "f.png"
+    assert main(["frontier", "--results", str(g), "--harm-results", str(h), "--half",
+                 "s21,s22", "--configs", "auto18@100ms,auto39@1s", "--plot", str(png)]) == 0
+    out = capsys.readouterr().out
+    assert "| `auto18@100ms` | -21% |" in out
+    assert "| 13 (DT 6) | 2 of 3 |" in out
+    assert "no pair on one side: auto39@1s" in out
+    assert png.stat().st_size > 0
+    assert main(["frontier", "--results", str(tmp_path / "none.json"), "--configs",
+                 "dt"]) == 2
+    assert "--results:" in capsys.readouterr().err
+    assert main(["frontier", "--results", str(g), "--harm-results", str(h), "--harm", "q9",
+                 "--configs", "dt"]) == 2
+    assert "unknown scenario 'q9'" in capsys.readouterr().err
