@@ -5,9 +5,10 @@ Each config is one point: its mean change against DT over the chosen scenarios o
 results file (the gain side; negative is better), beside its mean change against DT on
 one scenario of another results file (the harm side, by default p00 in its 12 s runs),
 with the harm scenario's short flows with a timeout summed over seeds and the number of
-seeds on which that count is above DT's on the same seed. A rule that only moves a
-controller along the trade shifts its point along the line through `auto18` and DT; one
-that tells harm from a class's own need moves it towards the lower left.
+seeds on which that count is above DT's on the same seed. The plot's x is that count over
+DT's: the mean change saturates where the count passes the clip of a pair's ratio. A rule
+that only moves a controller along the trade shifts its point along the line through
+`auto18` and DT; one that tells harm from a class's own need moves it to the lower left.
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def table(points: Sequence[Point], harm: str) -> list[str]:
              f"{_pct(p.gain_lo)} to {_pct(p.gain_hi)}" if not math.isnan(p.gain_lo) else "-",
              f"{p.gain_not_worse:.0%} of {p.gain_pairs}", _pct(p.harm),
              f"{p.count:g} (DT {p.dt_count:g})", f"{p.seeds_worse} of {p.seeds}"]
-            for p in sorted(points, key=lambda p: p.harm)]
+            for p in sorted(points, key=lambda p: p.count / p.dt_count if p.dt_count else p.harm)]
     return _table(["config", "gain side vs DT", f"{SE_FACTOR:g} SE", "pairs not worse",
                    f"{harm} vs DT", f"{harm} short flows with a timeout",
                    "seeds above DT's count"], rows)
@@ -82,19 +83,20 @@ def plot(points: Sequence[Point], harm: str, path: Path) -> bool:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 5))
+    fig, ax = plt.subplots(figsize=(9.5, 5))
     ax.axhline(0.0, color="grey", lw=0.8)
-    ax.axvline(0.0, color="grey", lw=0.8)
-    ax.plot([0.0], [0.0], "ks")
-    ax.annotate("dt", (0.0, 0.0), fontsize=7, xytext=(3, 3), textcoords="offset points")
+    ax.axvline(1.0, color="grey", lw=0.8)
+    ax.plot([1.0], [0.0], "ks")
+    ax.annotate("dt", (1.0, 0.0), fontsize=7, xytext=(3, 3), textcoords="offset points")
     for p in points:
         err = ([[p.gain - p.gain_lo], [p.gain_hi - p.gain]]
                if not math.isnan(p.gain_lo) else None)
-        ax.errorbar([p.harm], [p.gain], yerr=err, fmt="o", ms=4, capsize=2)
-        ax.annotate(p.config, (p.harm, p.gain), fontsize=7, xytext=(3, 3),
-                    textcoords="offset points")
-    ax.set_xlabel(f"mean change against DT on {harm} (right: worse)")
+        x = p.count / p.dt_count if p.dt_count > 0 else math.nan
+        mark = "s" if p.config.endswith("@1s") else "o" if "@" in p.config else "^"
+        ax.errorbar([x], [p.gain], yerr=err, fmt=mark, ms=5, capsize=2, label=p.config)
+    ax.set_xlabel(f"{harm}: short flows with a timeout over DT's, summed over seeds")
     ax.set_ylabel(f"mean change against DT, gain side ({SE_FACTOR:g} SE; down: better)")
+    ax.legend(fontsize=6, loc="center left", bbox_to_anchor=(1.01, 0.5))
     fig.tight_layout()
     fig.savefig(path, dpi=90)
     plt.close(fig)

@@ -434,16 +434,18 @@ def _plot(res: dict[str, Any], half: str, configs: Sequence[str], path: Path) ->
 
 def _longer(results: Path) -> list[str]:
     """A section per results file of longer runs beside ``results`` (``run --gen G``, in
-    ``suite-gen<G>s.json``): each config against DT on each half, as ``compare`` prints it."""
+    ``suite-gen<G>s.json`` or a file named with ``--out`` as ``suite-gen<G>s-<name>.json``):
+    each config against DT on each half, as ``compare`` prints it."""
     from bench.suite.ablations import versus  # it builds on this module's comparisons
 
     lines: list[str] = []
-    for f in sorted(results.parent.glob("suite-gen*s.json")):
+    for f in sorted(results.parent.glob("suite-gen*.json"), key=lambda f: (len(f.name), f)):
         res = load_results(f)
         gen = res.get("meta", {}).get("gen_s")
         if gen is None or not res["rows"]:
             continue
-        lines += [f"## Runs of {gen:g} s", "",
+        own = f.name != f"suite-gen{gen:g}s.json"  # a campaign's own file (``--out``)
+        lines += [f"## Runs of {gen:g} s" + (f" in `{f.name}`" if own else ""), "",
                   (f"Flows start for {gen:g} s instead of {GEN_S:g} (`run --gen {gen:g}`; "
                    "time-varying traffic cycles its phases over them, the same warm-ups), "
                    f"so a 1 s controller is judged on about {gen - WARMUPS_S[1]:g} decisions. "

@@ -631,6 +631,9 @@ def test_the_report_has_a_section_per_file_of_longer_runs(tmp_path: Path) -> Non
         {"meta": {"gen_s": 12.0}, "scenarios": scen, "rows": rows}))
     (tmp_path / "suite-gen30s.json").write_text(json.dumps(
         {"meta": {"gen_s": 30.0}, "scenarios": scen, "rows": {}}))  # nothing run: no section
+    (tmp_path / "suite-gen12s-p00.json").write_text(json.dumps(  # a campaign's own file
+        {"meta": {"gen_s": 12.0}, "scenarios": scen,
+         "rows": {k: v for k, v in rows.items() if "placebo" not in k}}))
     (tmp_path / "suite.json").write_text(json.dumps({"scenarios": scen, "rows": {}}))
     out = tmp_path / "evaluation.md"
     report.write_report(tmp_path / "suite.json", out)
@@ -643,6 +646,9 @@ def test_the_report_has_a_section_per_file_of_longer_runs(tmp_path: Path) -> Non
     assert "s21 qct_ms_p99 +50%" in head and "| `placebo` | 1 (2) | 100% of 6 |" in head
     assert "| `auto18@1s` | 1 (2) | 100% of 6 |" in steady  # the transient left out
     assert "`placebo`" not in steady  # its rows do not record the window
+    own = text.split("## Runs of 12 s in `suite-gen12s-p00.json`")[1].split("\n## ")[0]
+    assert "| `auto18@1s` | 1 (2) | 67% of 6 |" in own and "`placebo`" not in own
+    assert text.index("## Runs of 12 s\n") < text.index("## Runs of 12 s in")
 
 
 def test_a_narrow_grid_is_picked_on_the_tuning_seed_and_judged_against_the_full_pick() -> None:
