@@ -6,9 +6,9 @@ results file (the gain side; negative is better), beside its mean change against
 one scenario of another results file (the harm side, by default p00 in its 12 s runs),
 with the harm scenario's short flows with a timeout summed over seeds and the number of
 seeds on which that count is above DT's on the same seed. The plot's x is that count over
-DT's: the mean change saturates where the count passes the clip of a pair's ratio. A rule
-that only moves a controller along the trade shifts its point along the line through
-`auto18` and DT; one that tells harm from a class's own need moves it to the lower left.
+DT's (the mean change saturates where the count passes the clip of a pair's ratio); a
+point lower and further left gains more where raising pays and harms less where it does
+not.
 """
 
 from __future__ import annotations
@@ -41,19 +41,23 @@ class Point:
     seeds_worse: int  # seeds on which the count is above DT's
     seeds: int
 
+    @property
+    def ratio(self) -> float:
+        """``count`` over DT's (nan where DT's is zero)."""
+        return self.count / self.dt_count if self.dt_count > 0 else math.nan
+
 
 def point(gain_res: dict[str, Any], names: Sequence[str], harm_res: dict[str, Any],
-          harm: str, config: str, seeds: Sequence[int] | None = None,
-          harm_seeds: Sequence[int] | None = None) -> Point | None:
-    """``config``'s point, or None where it has no judged pair on either side."""
+          harm: str, config: str, seeds: Sequence[int] | None = None) -> Point | None:
+    """``config``'s point (the gain side on ``seeds``, by default those both ran; the harm
+    side on the seeds both ran), or None where it has no judged pair on either side."""
     gain_pairs = compare(gain_res, config, [n for n in names if n in gain_res["scenarios"]],
                          seeds)
-    harm_pairs = compare(harm_res, config, [harm], harm_seeds)
+    harm_pairs = compare(harm_res, config, [harm])
     if not gain_pairs or not harm_pairs:
         return None
     win = window(config)
-    both = list(harm_seeds) if harm_seeds is not None else paired_seeds(
-        harm_res, harm, config, "dt", win)
+    both = paired_seeds(harm_res, harm, config, "dt", win)
     c = _vals(harm_res, harm, config, both, HARM_METRIC, win)
     d = _vals(harm_res, harm, "dt", both, HARM_METRIC, win)
     lo, hi = change_interval(gain_pairs)
@@ -68,7 +72,7 @@ def table(points: Sequence[Point], harm: str) -> list[str]:
              f"{_pct(p.gain_lo)} to {_pct(p.gain_hi)}" if not math.isnan(p.gain_lo) else "-",
              f"{p.gain_not_worse:.0%} of {p.gain_pairs}", _pct(p.harm),
              f"{p.count:g} (DT {p.dt_count:g})", f"{p.seeds_worse} of {p.seeds}"]
-            for p in sorted(points, key=lambda p: p.count / p.dt_count if p.dt_count else p.harm)]
+            for p in sorted(points, key=lambda p: (math.isnan(p.ratio), p.ratio))]
     return _table(["config", "gain side vs DT", f"{SE_FACTOR:g} SE", "pairs not worse",
                    f"{harm} vs DT", f"{harm} short flows with a timeout",
                    "seeds above DT's count"], rows)
@@ -91,9 +95,8 @@ def plot(points: Sequence[Point], harm: str, path: Path) -> bool:
     for p in points:
         err = ([[p.gain - p.gain_lo], [p.gain_hi - p.gain]]
                if not math.isnan(p.gain_lo) else None)
-        x = p.count / p.dt_count if p.dt_count > 0 else math.nan
         mark = "s" if p.config.endswith("@1s") else "o" if "@" in p.config else "^"
-        ax.errorbar([x], [p.gain], yerr=err, fmt=mark, ms=5, capsize=2, label=p.config)
+        ax.errorbar([p.ratio], [p.gain], yerr=err, fmt=mark, ms=5, capsize=2, label=p.config)
     ax.set_xlabel(f"{harm}: short flows with a timeout over DT's, summed over seeds")
     ax.set_ylabel(f"mean change against DT, gain side ({SE_FACTOR:g} SE; down: better)")
     ax.legend(fontsize=6, loc="center left", bbox_to_anchor=(1.01, 0.5))
