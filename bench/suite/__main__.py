@@ -220,7 +220,8 @@ def main(argv: list[str] | None = None) -> int:
                 if not f.is_file():
                     raise ValueError(f"{flag}: {f} does not exist")
             names = [s.name for s in suite(a.half)]
-            suite(a.harm)
+            if a.harm not in {s.name for s in suite(a.harm)}:
+                raise ValueError(f"--harm {a.harm!r}: expected one scenario's name")
             configs = split_configs(a.configs)
             for c in configs:
                 parse_config(c)

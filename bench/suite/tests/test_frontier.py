@@ -64,3 +64,6 @@ def test_frontier_prints_the_table_and_draws_the_points(
     assert main(["frontier", "--results", str(g), "--harm-results", str(h), "--harm", "q9",
                  "--configs", "dt"]) == 2
     assert "unknown scenario 'q9'" in capsys.readouterr().err
+    assert main(["frontier", "--results", str(g), "--harm-results", str(h), "--harm", "dev",
+                 "--configs", "dt"]) == 2
+    assert "--harm 'dev': expected one scenario's name" in capsys.readouterr().err
