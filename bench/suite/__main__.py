@@ -40,6 +40,14 @@ def _floats(flag: str, text: str) -> list[float]:
         raise ValueError(f"{flag}: {text!r} is not numbers, comma-separated") from None
 
 
+def _seeds(text: str) -> list[int] | None:
+    """``--seeds``: whole numbers, comma-separated, or None where none are given."""
+    picked = _floats("--seeds", text)
+    if any(x != int(x) for x in picked):
+        raise ValueError(f"--seeds: {text!r} is not whole numbers")
+    return [int(x) for x in picked] or None
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.suite", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -198,10 +206,7 @@ def main(argv: list[str] | None = None) -> int:
             configs = split_configs(a.configs)
             for c in [*configs, a.against]:
                 parse_config(c)
-            picked = _floats("--seeds", a.seeds)
-            if any(x != int(x) for x in picked):
-                raise ValueError(f"--seeds: {a.seeds!r} is not whole numbers")
-            seeds = [int(x) for x in picked] or None
+            seeds = _seeds(a.seeds)
         except ValueError as e:
             print(f"error: {e}", file=sys.stderr)
             return 2
@@ -225,15 +230,13 @@ def main(argv: list[str] | None = None) -> int:
             configs = split_configs(a.configs)
             for c in configs:
                 parse_config(c)
-            picked = _floats("--seeds", a.seeds)
-            if any(x != int(x) for x in picked):
-                raise ValueError(f"--seeds: {a.seeds!r} is not whole numbers")
+            seeds = _seeds(a.seeds)
         except ValueError as e:
             print(f"error: {e}", file=sys.stderr)
             return 2
         gain, harm = load_results(a.results), load_results(a.harm_results)
         pts = [p for c in configs if (p := frontier.point(
-            gain, names, harm, a.harm, c, [int(x) for x in picked] or None)) is not None]
+            gain, names, harm, a.harm, c, seeds)) is not None]
         missing = [c for c in configs if c not in {p.config for p in pts}]
         print("\n".join(frontier.table(pts, a.harm)))
         if missing:

@@ -11,11 +11,7 @@ import pytest
 from bench.suite import frontier
 from bench.suite.__main__ import main
 from bench.suite.campaign import row_key
-
-
-def _m(q: float, rto: int) -> dict:  # type: ignore[type-arg]
-    return {"qct_ms_p99": q, "qct_ms_mean": q / 2, "query_timeouts": 0.1,
-            "short_slowdown_p99": 5.0, "short_rto_flows": rto, "long_tput_vs_dt": 1.0}
+from bench.suite.tests.test_suite import _m
 
 
 def _files(tmp_path: Path) -> tuple[Path, Path]:
@@ -23,13 +19,13 @@ def _files(tmp_path: Path) -> tuple[Path, Path]:
     for n in ("s21", "s22"):
         gain["scenarios"][n] = {"half": "dev", "burst_classes": [1]}
         for s, j in ((1, 0.0), (2, 0.1)):
-            gain["rows"][row_key(n, s, "dt")] = {"1s": _m(10 + j, 2)}
-            gain["rows"][row_key(n, s, "auto18@100ms")] = {"1s": _m((10 + j) / 2, 2)}
+            gain["rows"][row_key(n, s, "dt")] = {"1s": _m(10 + j, 5, 2)}
+            gain["rows"][row_key(n, s, "auto18@100ms")] = {"1s": _m((10 + j) / 2, 5, 2)}
     harm: dict = {"scenarios": {"p00": {"half": "dev", "burst_classes": [1, 2]}},  # type: ignore[type-arg]
                   "rows": {}}
     for s, (d, c) in enumerate([(2, 6), (3, 3), (1, 4)], start=1):
-        harm["rows"][row_key("p00", s, "dt")] = {"1s": _m(10, d)}
-        harm["rows"][row_key("p00", s, "auto18@100ms")] = {"1s": _m(10, c)}
+        harm["rows"][row_key("p00", s, "dt")] = {"1s": _m(10, 5, d)}
+        harm["rows"][row_key("p00", s, "auto18@100ms")] = {"1s": _m(10, 5, c)}
     paths = tmp_path / "gain.json", tmp_path / "harm.json"
     for p, r in zip(paths, (gain, harm), strict=True):
         p.write_text(json.dumps(r))
