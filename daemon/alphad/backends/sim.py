@@ -146,14 +146,17 @@ class CosimSession:
         self.timed_out = True
         self.proc.kill()
 
+    def _stopped(self, op: str) -> FatalBackendError:
+        """The error for a program the timeout stopped, at the interval it reached."""
+        return FatalBackendError(f"no result within {self.timeout:g} s: the simulation was "
+                                 f"stopped at interval {self.seq}", backend="sim", op=op)
+
     # -- protocol -----------------------------------------------------------------
     def _line(self) -> list[str]:
         raw = self._in.readline()
         if not raw:
             if self.timed_out:
-                raise FatalBackendError(f"no result within {self.timeout:g} s: the simulation "
-                                        f"was stopped at interval {self.seq}", backend="sim",
-                                        op="sample")
+                raise self._stopped("sample")
             rc = self.proc.poll()
             raise FatalBackendError(
                 f"the simulation closed its output (exit status {rc}) at interval {self.seq}",
@@ -283,6 +286,8 @@ class CosimSession:
             self._out.write("".join(parts).encode("ascii"))
             self._out.flush()
         except (BrokenPipeError, OSError) as e:
+            if self.timed_out:  # the timeout killed it while the answer was written
+                raise self._stopped("apply") from None
             raise FatalBackendError(f"the simulation stopped reading: {e}", backend="sim",
                                     op="apply") from None
         self._pending = {}
