@@ -431,3 +431,60 @@ def test_a_memo_switch_that_is_not_0_or_1_is_refused_by_name() -> None:
     for switch in ("memory", "used"):
         with pytest.raises(ValueError, match=f"oracle18-memo: {switch} must be 0 or 1"):
             told(2, "oracle18-memo", **{switch: 2})
+
+
+QUIET = {"util": {0: 0.5}, "drops": {0: loss(0.5, 0.005)}}  # web's busy queue loses 0.5%
+
+
+class Twinned:
+    """`memo`'s switch under `oracle18-cf` beside a DT switch of its own: each interval the
+    scheme is told the DT switch's estimates of its interval, then decides on its own."""
+
+    def __init__(self, **switches: float) -> None:
+        self.sw = told(2, "oracle18-cf", **switches)
+        self.dt = told(2)
+        self.seen: list = []  # type: ignore[type-arg]
+        decide = self.dt.sch
+        self.dt.sch = lambda e: (self.seen.append(e), decide(e))[1]  # type: ignore[method-assign]
+        for _ in range(30):
+            self.step(QUIET, QUIET)
+
+    def step(self, run: dict, dt: dict) -> float:  # type: ignore[type-arg]
+        """The query class's alpha after an interval of ``run``, DT having met ``dt``."""
+        self.dt.step(**dt)
+        self.sw.sch.tell_dt(self.seen[-1])
+        return float(self.sw.step(**run)[1])
+
+
+def test_cf_with_the_switch_off_it_writes_what_oracle18_memo_writes() -> None:
+    for seed in (1, 2):
+        assert decide_alike(told(2, "oracle18-cf", cf=0), told(2, "oracle18-memo"),
+                            lossy_web(seed)) > 50
+    assert told(2, "oracle18-cf").sch.tells_dt and not told(2, "oracle18-cf", cf=0).sch.tells_dt
+
+
+def test_cf_a_loss_dt_meets_on_the_same_arrivals_keeps_the_raise_memo_steps_it_down() -> None:
+    harmed = raised_and_web_loses(0.03, 400_000)  # used, six times memo's reference
+    same = {"util": {0: 0.5}, "drops": {0: loss(0.5, 0.03)}}
+    cf = Twinned()
+    assert cf.step(SMALL, QUIET) == CAP
+    assert [cf.step(harmed, same) for _ in range(5)] == [CAP] * 5
+    alone = memo()
+    assert alone.step(**SMALL)[1] == CAP
+    assert alone.step(**harmed)[1] == 0.5
+
+
+def test_cf_a_loss_dt_does_not_meet_returns_to_dt_at_once() -> None:
+    cf = Twinned()
+    assert cf.step(SMALL, QUIET) == CAP
+    assert cf.step(raised_and_web_loses(0.03, 400_000), QUIET) == 0.5
+
+
+def test_cf_no_interval_runs_as_dt_for_a_probe() -> None:
+    def while_raised(**switches: float) -> list[float]:
+        cf = Twinned(**switches)
+        assert cf.step(SMALL, QUIET) == CAP
+        return [cf.step(SMALL, QUIET) for _ in range(2 * round(PROBE_S / DT))]
+
+    assert set(while_raised()) == {CAP}
+    assert while_raised(cf=0).count(0.5) == len(PROBES)  # memo probes once a second

@@ -50,7 +50,9 @@ documents) leaves them out. The daemon never imports it.
 - ``oracle18-floor``: a probe, `oracle18-evidence` without the floor of harm on busy queues;
 - ``oracle18-since``: a probe, `oracle18-floor` judging the loss since a raise began;
 - ``oracle18-memo``: a probe, `oracle18-since` whose back-off doubles on each harm in a row
-  and whose count keeps only the intervals a raise was used in.
+  and whose count keeps only the intervals a raise was used in;
+- ``oracle18-cf``: a probe, `oracle18-memo` whose reference is DT's loss on the same
+  arrivals, from a twin simulation the harness runs in step.
 """
 
 from __future__ import annotations
@@ -81,6 +83,7 @@ from alphad.schemes import (
     auto39,
     oracle18,
     oracle18_busy,
+    oracle18_cf,
     oracle18_evidence,
     oracle18_floor,
     oracle18_fresh,
@@ -111,5 +114,6 @@ for _name, _make in (("auto", auto.make), ("auto4", auto4.make), ("auto9", auto9
                      ("oracle18-evidence", oracle18_evidence.make),
                      ("oracle18-floor", oracle18_floor.make),
                      ("oracle18-since", oracle18_since.make),
-                     ("oracle18-memo", oracle18_memo.make)):
+                     ("oracle18-memo", oracle18_memo.make),
+                     ("oracle18-cf", oracle18_cf.make)):
     register(_name, candidate=True)(_make)

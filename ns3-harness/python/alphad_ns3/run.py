@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,15 +83,68 @@ def run(spec: RunSpec, out: str | Path, program: str | Path | None = None,
     return RunResult(spec, out, summary, wall)
 
 
+TWIN_SYNC_S = 1e-6  # s: a twin's sample and the run's are of the same interval this close
+
+
+class _Twin:
+    """A second simulation of the same spec at the operator's alphas (nothing written), read
+    in step with the run: DT's telemetry at the run's instants, on the same arrivals."""
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+        self.samples: dict[str, Any] = {}
+        self.t = -1.0
+        self.done = False
+        self.told = 0  # intervals whose DT telemetry reached a scheme
+
+    def at(self, t: float) -> dict[str, Any] | None:
+        """DT's samples of the interval that ends at ``t``; None where the twin has none."""
+        from alphad.backends.sim import SimulationFinished
+
+        while not self.done and self.t < t - TWIN_SYNC_S:
+            try:
+                self.samples = self.session.read_interval()
+            except SimulationFinished:
+                self.done = True
+                break
+            self.session.answer()
+            self.t = next(iter(self.samples.values())).t
+        return self.samples if not self.done and abs(self.t - t) <= TWIN_SYNC_S else None
+
+
+class _Told:
+    """A Controller whose scheme is told, before each step, DT's estimates of the same
+    interval from the twin (``scheme.tell_dt``)."""
+
+    def __init__(self, ctrl: Any, switch: str, twin: _Twin) -> None:
+        from alphad.estimate import Estimator
+
+        self.ctrl, self.switch, self.twin = ctrl, switch, twin
+        self.estimator = Estimator(ctrl.topo, ctrl.classes, ctrl.estimator.p)
+
+    def step(self, sample: Any) -> Any:
+        dt = self.twin.at(sample.t)
+        if dt is not None and self.switch in dt:
+            est = self.estimator.update(dt[self.switch])
+            if est is not None:
+                self.ctrl.scheme.tell_dt(est)
+                self.twin.told += 1
+        return self.ctrl.step(sample)
+
+
 def _cosim(spec: RunSpec, argv: list[str], err: Any, writes: Path,
            timeout: float | None) -> dict[str, Any]:
     """Co-simulate: one unmodified alphad Controller per simulated switch; every alpha it
-    writes goes to ``writes`` (CSV: t_s, switch, port, queue, alpha)."""
+    writes goes to ``writes`` (CSV: t_s, switch, port, queue, alpha). A scheme that asks
+    for DT's counterfactual (``tells_dt``, a harness probe) is told it from a twin
+    simulation of the same spec run in step."""
     from alphad.backends.base import FatalBackendError
     from alphad.backends.sim import CosimSession, cosimulate
     from alphad.controller import Controller
 
     cfg = alphad_config(spec.alphad or {})
+    twin: _Twin | None = None
+    tmp = None
     try:
         with writes.open("w") as log:
             log.write("t_s,switch,port,queue,alpha\n")
@@ -105,12 +159,25 @@ def _cosim(spec: RunSpec, argv: list[str], err: Any, writes: Path,
 
             controllers = {name: Controller.from_config(cfg, topo)
                            for name, topo in topos.items()}
+            if any(getattr(c.scheme, "tells_dt", False) for c in controllers.values()):
+                tmp = tempfile.TemporaryDirectory()
+                twin_argv = [a if not a.startswith("--out=") else f"--out={tmp.name}"
+                             for a in argv]
+                twin = _Twin(CosimSession(twin_argv, stderr=err, timeout=timeout))
+                controllers = {n: _Told(c, n, twin) for n, c in controllers.items()}
             stats = cosimulate(session, controllers, on_write)
     except FatalBackendError as e:
         err.flush()
         raise RunError(f"co-simulation failed: {e}\n{_tail(Path(err.name))}") from None
+    finally:
+        if twin is not None:
+            twin.session.close()
+        if tmp is not None:
+            tmp.cleanup()
+    extra = {} if twin is None else {"twin_intervals": twin.told}
     return {
         "cosim": {
+            **extra,
             "intervals": stats.intervals,
             "writes": stats.writes,
             "controller_seconds": stats.controller_seconds,
