@@ -92,11 +92,13 @@ def plot(points: Sequence[Point], harm: str, path: Path) -> bool:
     ax.axvline(1.0, color="grey", lw=0.8)
     ax.plot([1.0], [0.0], "ks")
     ax.annotate("dt", (1.0, 0.0), fontsize=7, xytext=(3, 3), textcoords="offset points")
-    for p in points:
+    colours = plt.get_cmap("tab20").colors  # one per config up to 20, then again
+    for i, p in enumerate(points):
         err = ([[p.gain - p.gain_lo], [p.gain_hi - p.gain]]
                if not math.isnan(p.gain_lo) else None)
         mark = "s" if p.config.endswith("@1s") else "o" if "@" in p.config else "^"
-        ax.errorbar([p.ratio], [p.gain], yerr=err, fmt=mark, ms=5, capsize=2, label=p.config)
+        ax.errorbar([p.ratio], [p.gain], yerr=err, fmt=mark, ms=5, capsize=2, label=p.config,
+                    color=colours[i % len(colours)])
     ax.set_xlabel(f"{harm}: short flows with a timeout over DT's, summed over seeds")
     ax.set_ylabel(f"mean change against DT, gain side ({SE_FACTOR:g} SE; down: better)")
     ax.legend(fontsize=6, loc="center left", bbox_to_anchor=(1.01, 0.5))

@@ -156,7 +156,7 @@ def test_candidates_run_but_are_not_offered() -> None:
                                     "auto31", "auto32", "auto33", "auto34", "auto35", "auto36",
                                     "auto37", "auto38", "auto39", "auto4",
                                     "auto9",
-                                    "oracle18", "oracle18-busy", "oracle18-evidence",
+                                    "oracle18", "oracle18-busy", "oracle18-cf", "oracle18-evidence",
                                     "oracle18-floor", "oracle18-fresh", "oracle18-harm",
                                     "oracle18-held", "oracle18-memo", "oracle18-rules",
                                     "oracle18-since"]
