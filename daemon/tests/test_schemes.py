@@ -159,7 +159,7 @@ def test_candidates_run_but_are_not_offered() -> None:
                                     "oracle18", "oracle18-busy", "oracle18-cf", "oracle18-evidence",
                                     "oracle18-floor", "oracle18-fresh", "oracle18-harm",
                                     "oracle18-held", "oracle18-memo", "oracle18-rules",
-                                    "oracle18-since"]
+                                    "oracle18-shadow", "oracle18-since"]
     assert not set(schemes.candidates()) & set(schemes.known())
     assert "auto18" in schemes.known() and schemes.registered("auto9")
     topo = make_topology()

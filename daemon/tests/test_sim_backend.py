@@ -243,3 +243,37 @@ def test_a_malformed_handshake_stops_the_program(tmp_path: Path) -> None:
     pid = int(pidfile.read_text())
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)  # killed and reaped
+
+
+def test_shadow_rows_reach_the_sample(program: Path, tmp_path: Path) -> None:
+    """With ``--shadowDt=1`` every sample carries the drops DT at the operator's alphas
+    would have admitted (``extra['sdb']``, ``extra['sdp']``): none while nothing is raised,
+    and never more than the queue's own drops; without it, no extra rows."""
+    s = start(program, tmp_path, shadowDt="1")
+    assert s.extra_rows == ("sdb", "sdp")
+    drops = 0
+    while True:
+        try:
+            samples = s.read_interval()
+        except SimulationFinished:
+            break
+        for smp in samples.values():
+            sdb = smp.extra["sdb"]
+            assert sdb.dtype == np.uint64 and sdb.shape == smp.tx_bytes.shape
+            assert not smp.extra["sdb"].any() and not smp.extra["sdp"].any()
+            drops += int(smp.drop_packets.sum())
+    assert drops > 0  # the intervals include DT's own drops, none of them counted
+    (tmp_path / "plain").mkdir()
+    plain = start(program, tmp_path / "plain")
+    assert plain.extra_rows == () and plain.read_interval()["leaf0"].extra == {}
+    plain.close()
+
+
+def test_unknown_extra_rows_are_refused(tmp_path: Path) -> None:
+    fake = tmp_path / "rows"
+    fake.write_text("#!/bin/sh\necho 'HELLO alphad-ns3-cosim 1'\n"
+                    "echo 'SWITCH leaf0 1 1 1000 1000000000'\necho 'READY 1 80000 sdb qqq'\n"
+                    "exec sleep 60\n")
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    with pytest.raises(FatalBackendError, match=r"READY names unknown rows \['qqq'\]"):
+        CosimSession([str(fake)], timeout=30)

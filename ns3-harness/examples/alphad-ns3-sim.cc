@@ -84,6 +84,7 @@ struct Options
     bool cosim = false;
     double cosimIntervalUs = 80;
     double cosimDelayUs = 0;
+    bool shadowDt = false;
     std::string groups;
     int32_t proteanShort = -1;
     int32_t proteanLong = -1;
@@ -151,6 +152,8 @@ Options::Register(CommandLine& cmd)
     cmd.AddValue("cosim", "external alphas from a controller on stdin/stdout", cosim);
     cmd.AddValue("cosimInterval", "co-simulation interval, us", cosimIntervalUs);
     cmd.AddValue("cosimDelay", "delay before received alphas take effect, us", cosimDelayUs);
+    cmd.AddValue("shadowDt", "cosim: also count the drops DT at --alphas would have admitted",
+                 shadowDt);
     cmd.AddValue("groups", "FB priority group of each class, comma-separated", groups);
     cmd.AddValue("proteanShort", "Protean short-flow class (-1: none)", proteanShort);
     cmd.AddValue("proteanLong", "Protean long-flow class (-1: none)", proteanLong);
@@ -207,6 +210,7 @@ Check(const Options& o, Checked& c)
     need(o.updateRtts > 0, "updateRtts", "must be > 0");
     need(o.cosimIntervalUs >= 0.1, "cosimInterval", "must be >= 0.1 us");
     need(!(o.cosimDelayUs < 0), "cosimDelay", "must be >= 0");
+    need(!o.shadowDt || o.cosim, "shadowDt", "needs --cosim=1");
     need(o.minRtoMs > 0, "minRto", "must be > 0");
     need(o.sampleUs > 0 && o.queueSampleUs > 0, "sample", "sampling periods must be > 0");
     need(o.wsInitCwnd >= 1, "wsInitCwnd", "must be >= 1");
@@ -440,6 +444,7 @@ main(int argc, char* argv[])
                            TimeValue(NanoSeconds(std::llround(o.cosimIntervalUs * 1000))));
         chan->SetAttribute("ApplyDelay",
                            TimeValue(NanoSeconds(std::llround(o.cosimDelayUs * 1000))));
+        chan->SetAttribute("ShadowDt", BooleanValue(o.shadowDt));
         for (LeafSpineSwitch* sw : fabric.GetSwitches())
         {
             chan->AddSwitch(sw->name, sw->buffer);

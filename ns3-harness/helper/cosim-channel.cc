@@ -5,10 +5,12 @@
 #include "cosim-channel.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cinttypes>
 #include <cmath>
@@ -39,12 +41,19 @@ CosimChannel::GetTypeId()
                           "Simulated time between a snapshot and the alphas taking effect",
                           TimeValue(Seconds(0)),
                           MakeTimeAccessor(&CosimChannel::m_applyDelay),
-                          MakeTimeChecker(Seconds(0)));
+                          MakeTimeChecker(Seconds(0)))
+            .AddAttribute("ShadowDt",
+                          "Count per queue the drops DT at the operator's alphas would have "
+                          "admitted (rows sdb and sdp)",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&CosimChannel::m_shadowDt),
+                          MakeBooleanChecker());
     return tid;
 }
 
 CosimChannel::CosimChannel()
-    : m_in(nullptr),
+    : m_shadowDt(false),
+      m_in(nullptr),
       m_out(nullptr),
       m_seq(0),
       m_waitSeconds(0)
@@ -88,8 +97,20 @@ CosimChannel::Start(FILE* in, FILE* out)
         }
         fprintf(m_out, "\n");
     }
-    fprintf(m_out, "READY %zu %" PRId64 "\n", m_names.size(), m_interval.GetNanoSeconds());
+    fprintf(m_out, "READY %zu %" PRId64 "%s\n", m_names.size(), m_interval.GetNanoSeconds(),
+            m_shadowDt ? " sdb sdp" : "");
     fflush(m_out);
+    if (m_shadowDt)
+    {
+        for (uint32_t s = 0; s < m_buffers.size(); ++s)
+        {
+            m_shadowBytes.emplace_back(m_buffers[s]->GetNQueues(), 0);
+            m_shadowPackets.emplace_back(m_buffers[s]->GetNQueues(), 0);
+            m_buffers[s]->TraceConnectWithoutContext(
+                "Admission",
+                MakeBoundCallback(&CosimChannel::Dropped, this, s));
+        }
+    }
     Simulator::Schedule(m_interval, &CosimChannel::Tick, this);
 }
 
@@ -150,6 +171,62 @@ CosimChannel::WriteSnapshot(uint32_t sw)
         fprintf(m_out, " %.17g", b->GetAlpha(g));
     }
     fputc('\n', m_out);
+    if (m_shadowDt)
+    {
+        WriteRow(m_out, "sdb", m_shadowBytes[sw], u64);
+        WriteRow(m_out, "sdp", m_shadowPackets[sw], u64);
+    }
+}
+
+bool
+ShadowDtAdmits(const std::vector<uint64_t>& len, const std::vector<double>& alpha,
+               const std::vector<double>& alpha0, uint32_t g, uint32_t bytes, uint64_t occupancy,
+               uint64_t pool)
+{
+    const double freeBytes = occupancy >= pool ? 0.0 : double(pool - occupancy);
+    // the least F' at which DT admits: len_g + bytes <= alpha0_g F' and bytes <= F'
+    const double need = std::max((double(len[g]) + bytes) / alpha0[g], double(bytes));
+    if (need <= freeBytes)
+    {
+        return true;
+    }
+    // F' = F + E(F') has its root at or above `need` iff F + E(need) >= need (E decreasing)
+    double excess = 0;
+    for (uint32_t j = 0; j < len.size(); ++j)
+    {
+        if (j != g && alpha[j] > alpha0[j])
+        {
+            excess += std::max(0.0, double(len[j]) - alpha0[j] * need);
+        }
+    }
+    return freeBytes + excess >= need;
+}
+
+void
+CosimChannel::Dropped(CosimChannel* self, uint32_t sw, const AdmissionRecord& rec)
+{
+    if (rec.admitted)
+    {
+        return;
+    }
+    Ptr<SharedBuffer> b = self->m_buffers[sw];
+    const auto& qs = b->GetQueues();
+    const uint32_t n = qs.size();
+    std::vector<uint64_t> len(n);
+    std::vector<double> alpha(n);
+    std::vector<double> alpha0(n);
+    for (uint32_t j = 0; j < n; ++j)
+    {
+        len[j] = qs[j].len;
+        alpha[j] = b->GetAlpha(j);
+        alpha0[j] = b->GetAlphaP(j % b->GetQueuesPerPort());
+    }
+    const uint32_t g = rec.port * b->GetQueuesPerPort() + rec.queue;
+    if (ShadowDtAdmits(len, alpha, alpha0, g, rec.bytes, rec.poolOccupancy, rec.poolBytes))
+    {
+        self->m_shadowBytes[sw][g] += rec.bytes;
+        self->m_shadowPackets[sw][g] += 1;
+    }
 }
 
 static bool

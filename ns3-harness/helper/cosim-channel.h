@@ -18,13 +18,28 @@ namespace ns3
 
 /**
  * @ingroup alphad
+ * Whether DT at the operator's alphas would have admitted a packet the switch dropped, on
+ * the state at the drop: the queues whose alpha is above their operator's (@p alpha0) are
+ * held at DT's bound, so their excess is free, with the free buffer F' that results
+ * (F' = F + sum over raised j != g of max(0, len_j - alpha0_j F'), ABM Eq. 5); a queue lowered
+ * below its operator's alpha counts at its own length. Admitted when
+ * len_g + bytes <= alpha0_g F' and bytes <= F'.
+ */
+bool ShadowDtAdmits(const std::vector<uint64_t>& len, const std::vector<double>& alpha,
+                    const std::vector<double>& alpha0, uint32_t g, uint32_t bytes,
+                    uint64_t occupancy, uint64_t pool);
+
+/**
+ * @ingroup alphad
  * Lock-step co-simulation with an external controller (the alphad daemon's
  * `sim` backend) over a pair of byte streams (the program's stdin/stdout).
  * Every Interval of simulated time it writes one snapshot per switch — the
  * counters a real switch exposes: per-queue watermark since the last read
  * (read-and-clear), cumulative tx/drop bytes and packets, the alpha in
  * effect, and the pool's occupancy and watermark — and blocks until the
- * controller answers with the alphas to apply. The record format is
+ * controller answers with the alphas to apply. With ShadowDt it also counts,
+ * per queue, the drops DT at the operator's alphas would have admitted
+ * (ShadowDtAdmits), a counter no switch exports. The record format is
  * documented in doc/cosim.md.
  */
 class CosimChannel : public Object
@@ -61,9 +76,11 @@ class CosimChannel : public Object
     void WriteSnapshot(uint32_t sw);
     void ReadAnswers();
     void Apply(uint32_t sw, std::vector<std::pair<uint32_t, double>> alphas);
+    static void Dropped(CosimChannel* self, uint32_t sw, const AdmissionRecord& rec);
 
     Time m_interval;
     Time m_applyDelay;
+    bool m_shadowDt;
     FILE* m_in;
     FILE* m_out;
     uint64_t m_seq;
@@ -71,6 +88,8 @@ class CosimChannel : public Object
     std::vector<std::string> m_names;
     std::vector<Ptr<SharedBuffer>> m_buffers;
     std::string m_line;
+    std::vector<std::vector<uint64_t>> m_shadowBytes;   //!< per switch, per queue, cumulative
+    std::vector<std::vector<uint64_t>> m_shadowPackets; //!< per switch, per queue, cumulative
 };
 
 } // namespace ns3

@@ -5,6 +5,7 @@
  */
 
 #include "ns3/cosim-channel.h"
+#include "ns3/boolean.h"
 #include "ns3/dt-buffer-scheme.h"
 #include "ns3/shared-buffer.h"
 #include "ns3/simulator.h"
@@ -96,6 +97,136 @@ class CosimExchangeTestCase : public TestCase
     }
 };
 
+/// DT's admission on the state at a drop, with the raised queues held at DT's bound.
+class ShadowDtAdmitsTestCase : public TestCase
+{
+  public:
+    ShadowDtAdmitsTestCase()
+        : TestCase("a drop DT at the operator's alphas would have admitted")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<double> one{1, 1};
+        // Nothing raised: queue 1 at 6000 is above alpha0 (B - Q) = 6000 - 1000; DT drops too.
+        NS_TEST_EXPECT_MSG_EQ(ShadowDtAdmits({8000, 6000}, one, one, 1, 1000, 14000, 20000), false,
+                              "no raise, no shadow admission");
+        // Queue 0 raised to 8 holds 1000 above DT's bound at F' = 7000: DT admits.
+        NS_TEST_EXPECT_MSG_EQ(ShadowDtAdmits({8000, 6000}, {8, 1}, one, 1, 1000, 14000, 20000), true,
+                              "the raised queue's excess frees what the packet needs");
+        // Queue 0 is raised but within DT's bound at the F' the packet needs: DT drops too.
+        NS_TEST_EXPECT_MSG_EQ(ShadowDtAdmits({7000, 6500}, {8, 1}, one, 1, 1000, 13500, 20000),
+                              false, "a raise that holds nothing above DT's bound");
+        // Two raised queues: each frees its length above alpha0 F' at F' = need (3000).
+        NS_TEST_EXPECT_MSG_EQ(
+            ShadowDtAdmits({5000, 5000, 2000}, {4, 4, 1}, {1, 1, 1}, 2, 1000, 12000, 14000), true,
+            "excess of every raised queue");
+        // ... but not the excess of a queue at its operator's alpha (transient under DT).
+        NS_TEST_EXPECT_MSG_EQ(
+            ShadowDtAdmits({5000, 5000, 2000}, {1, 1, 1}, {1, 1, 1}, 2, 1000, 12000, 14000), false,
+            "a queue over its bound at its operator's alpha frees nothing");
+        // A queue lowered below its operator's alpha: DT admits at the same free buffer.
+        NS_TEST_EXPECT_MSG_EQ(ShadowDtAdmits({0, 3000}, {1, 0.25}, one, 1, 1000, 3000, 20000), true,
+                              "a lowered queue's own drop");
+        // The pool itself must hold the packet.
+        NS_TEST_EXPECT_MSG_EQ(ShadowDtAdmits({0, 0}, {1, 1}, {1, 16}, 1, 1000, 19500, 20000), false,
+                              "bytes > F'");
+    }
+};
+
+/// With ShadowDt the snapshots carry the drops DT would have admitted, per queue.
+class CosimShadowTestCase : public TestCase
+{
+  public:
+    CosimShadowTestCase()
+        : TestCase("shadow drop rows")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<SharedBuffer> b = CreateObject<SharedBuffer>();
+        b->SetScheme(CreateObject<ExternalBufferScheme>());
+        b->SetAttribute("PoolBytes", UintegerValue(100000));
+        b->SetAttribute("QueuesPerPort", UintegerValue(2));
+        b->SetAttribute("Alphas", StringValue("1"));
+        b->AddPort(DataRate("10Gbps"));
+        b->AddPort(DataRate("10Gbps"));
+
+        // Interval 1 raises queue 0 to 8; interval 2 writes nothing.
+        std::string answers = "ALPHA 1 sw0 1 0 8\nDONE 1\nDONE 2\n";
+        FILE* in = fmemopen(answers.data(), answers.size(), "r");
+        char* outBuf = nullptr;
+        size_t outLen = 0;
+        FILE* out = open_memstream(&outBuf, &outLen);
+
+        Ptr<CosimChannel> chan = CreateObject<CosimChannel>();
+        chan->SetAttribute("Interval", TimeValue(MicroSeconds(10)));
+        chan->SetAttribute("ShadowDt", BooleanValue(true));
+        chan->AddSwitch("sw0", b);
+        chan->Start(in, out);
+        uint32_t admitted3 = 0;
+        // Before the raise: queue 1 fills to DT's bound and drops; DT drops it too.
+        Simulator::Schedule(MicroSeconds(2), [b]() {
+            const char* r = nullptr;
+            for (int i = 0; i < 60; ++i)
+            {
+                b->Admit(0, 1, 1000, false, &r);
+            }
+            for (int i = 0; i < 60; ++i)
+            {
+                b->Dequeued(0, 1, 1000);
+                if (b->GetQueue(0, 1).len == 0)
+                {
+                    break;
+                }
+            }
+        });
+        // After it: queue 0 fills to 88000, then queue 3 meets the free buffer it left.
+        Simulator::Schedule(MicroSeconds(12), [b, &admitted3]() {
+            const char* r = nullptr;
+            for (int i = 0; i < 88; ++i)
+            {
+                b->Admit(0, 0, 1000, false, &r);
+            }
+            for (int i = 0; i < 7; ++i)
+            {
+                admitted3 += b->Admit(1, 1, 1000, false, &r) ? 1 : 0;
+            }
+        });
+        Simulator::Stop(MicroSeconds(25));
+        Simulator::Run();
+        chan->Finish();
+        fclose(out);
+        fclose(in);
+
+        std::string text(outBuf, outLen);
+        free(outBuf);
+        std::istringstream ss(text);
+        std::vector<std::string> lines;
+        for (std::string l; std::getline(ss, l);)
+        {
+            lines.push_back(l);
+        }
+        NS_TEST_ASSERT_MSG_EQ(lines.size(), 3u + 2 * 11 + 1, "records: " << text);
+        NS_TEST_EXPECT_MSG_EQ(lines[2], "READY 1 10000 sdb sdp", "ready names the extra rows");
+        NS_TEST_EXPECT_MSG_EQ(lines[9], "drp 0 10 0 0", "DT's own drops in interval 1");
+        NS_TEST_EXPECT_MSG_EQ(lines[11], "sdb 0 0 0 0", "none that DT would have admitted");
+        NS_TEST_EXPECT_MSG_EQ(lines[12], "sdp 0 0 0 0", "packets likewise");
+        NS_TEST_EXPECT_MSG_EQ(admitted3, 6u, "queue 3 meets DT's bound beside the raised queue");
+        NS_TEST_EXPECT_MSG_EQ(lines[20], "drp 0 10 0 1", "its drop is counted");
+        NS_TEST_EXPECT_MSG_EQ(lines[21], "alpha 8 1 1 1", "the raise in effect");
+        NS_TEST_EXPECT_MSG_EQ(lines[22], "sdb 0 0 0 1000", "and DT would have admitted it");
+        NS_TEST_EXPECT_MSG_EQ(lines[23], "sdp 0 0 0 1", "one packet");
+        Simulator::Destroy();
+        chan->Dispose();
+        b->Dispose();
+    }
+};
+
 /// Co-simulation channel.
 class CosimChannelTestSuite : public TestSuite
 {
@@ -104,6 +235,8 @@ class CosimChannelTestSuite : public TestSuite
         : TestSuite("alphad-cosim-channel", Type::UNIT)
     {
         AddTestCase(new CosimExchangeTestCase, TestCase::Duration::QUICK);
+        AddTestCase(new ShadowDtAdmitsTestCase, TestCase::Duration::QUICK);
+        AddTestCase(new CosimShadowTestCase, TestCase::Duration::QUICK);
     }
 };
 

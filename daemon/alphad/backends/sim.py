@@ -47,6 +47,9 @@ __all__ = [
 PROTOCOL = "alphad-ns3-cosim"
 VERSION = 1
 _ROWS = ("wm", "len", "txb", "txp", "drb", "drp", "alpha")
+# Rows a program sends after these when READY names them (``--shadowDt``: the drops DT at the
+# operator's alphas would have admitted, bytes and packets; a harness counter, no switch's)
+EXTRA_ROWS = ("sdb", "sdp")
 
 
 class SimBackendConfig(BaseModel):
@@ -130,6 +133,7 @@ class CosimSession:
         self._answered = True
         self._pending: dict[str, Changes] = {}
         self._samples: dict[str, Sample] = {}
+        self.extra_rows: tuple[str, ...] = ()
         try:
             self._handshake()
         except BaseException as e:  # no session: the program must not outlive it
@@ -180,6 +184,11 @@ class CosimSession:
                 if int(w[1]) != len(self.topologies):
                     raise FatalBackendError("READY announces a different number of switches",
                                             backend="sim", op="open")
+                unknown = [r for r in w[3:] if r not in EXTRA_ROWS]
+                if unknown:
+                    raise FatalBackendError(f"READY names unknown rows {unknown}",
+                                            backend="sim", op="open")
+                self.extra_rows = tuple(w[3:])
                 return
             self._expect(w, "SWITCH")
             name, ports, qpp, pool = w[1], int(w[2]), int(w[3]), float(w[4])
@@ -229,7 +238,7 @@ class CosimSession:
                 raise FatalBackendError(f"snapshot of unknown switch {name!r}", backend="sim",
                                         op="sample")
             rows: dict[str, list[str]] = {}
-            for key in _ROWS:
+            for key in _ROWS + self.extra_rows:
                 r = self._line()
                 self._expect(r, key)
                 if len(r) != topo.n + 1:
@@ -248,6 +257,7 @@ class CosimSession:
                 else None,
                 pool_occupancy=float(w[4]),
                 pool_watermark=float(w[5]),
+                extra={k: np.array(rows[k], dtype=np.uint64) for k in self.extra_rows},
             )
             self.t = t
         self._samples = samples

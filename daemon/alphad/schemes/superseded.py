@@ -52,7 +52,9 @@ documents) leaves them out. The daemon never imports it.
 - ``oracle18-memo``: a probe, `oracle18-since` whose back-off doubles on each harm in a row
   and whose count keeps only the intervals a raise was used in;
 - ``oracle18-cf``: a probe, `oracle18-memo` whose reference is DT's loss on the same
-  arrivals, from a twin simulation the harness runs in step.
+  arrivals, from a twin simulation the harness runs in step;
+- ``oracle18-shadow``: a probe, `oracle18-cf` whose reference is the run's loss less the
+  drops DT would have admitted, counted by the harness program.
 """
 
 from __future__ import annotations
@@ -91,6 +93,7 @@ from alphad.schemes import (
     oracle18_held,
     oracle18_memo,
     oracle18_rules,
+    oracle18_shadow,
     oracle18_since,
 )
 from alphad.schemes._base import register
@@ -115,5 +118,6 @@ for _name, _make in (("auto", auto.make), ("auto4", auto4.make), ("auto9", auto9
                      ("oracle18-floor", oracle18_floor.make),
                      ("oracle18-since", oracle18_since.make),
                      ("oracle18-memo", oracle18_memo.make),
-                     ("oracle18-cf", oracle18_cf.make)):
+                     ("oracle18-cf", oracle18_cf.make),
+                     ("oracle18-shadow", oracle18_shadow.make)):
     register(_name, candidate=True)(_make)

@@ -8,7 +8,7 @@ import shutil
 import subprocess
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -95,7 +95,6 @@ class _Twin:
         self.samples: dict[str, Any] = {}
         self.t = -1.0
         self.done = False
-        self.told = 0  # intervals whose DT telemetry reached a scheme
 
     def at(self, t: float) -> dict[str, Any] | None:
         """DT's samples of the interval that ends at ``t``; None where the twin has none."""
@@ -114,21 +113,32 @@ class _Twin:
 
 class _Told:
     """A Controller whose scheme is told, before each step, DT's estimates of the same
-    interval from the twin (``scheme.tell_dt``)."""
+    interval (``scheme.tell_dt``): from the twin, or from the run's own sample with the drops
+    DT would have admitted counted as sent (the program's ``--shadowDt`` rows)."""
 
-    def __init__(self, ctrl: Any, switch: str, twin: _Twin) -> None:
+    def __init__(self, ctrl: Any, switch: str, twin: _Twin | None) -> None:
         from alphad.estimate import Estimator
 
         self.ctrl, self.switch, self.twin = ctrl, switch, twin
         self.estimator = Estimator(ctrl.topo, ctrl.classes, ctrl.estimator.p)
+        self.told = 0
+
+    def _dt_sample(self, sample: Any) -> Any:
+        if self.twin is not None:
+            return (self.twin.at(sample.t) or {}).get(self.switch)
+        if "sdb" not in sample.extra:
+            return None
+        sdb, sdp = sample.extra["sdb"], sample.extra["sdp"]
+        return replace(sample, tx_bytes=sample.tx_bytes + sdb, tx_packets=sample.tx_packets + sdp,
+                       drop_bytes=sample.drop_bytes - sdb, drop_packets=sample.drop_packets - sdp)
 
     def step(self, sample: Any) -> Any:
-        dt = self.twin.at(sample.t)
-        if dt is not None and self.switch in dt:
-            est = self.estimator.update(dt[self.switch])
+        dt = self._dt_sample(sample)
+        if dt is not None:
+            est = self.estimator.update(dt)
             if est is not None:
                 self.ctrl.scheme.tell_dt(est)
-                self.twin.told += 1
+                self.told += 1
         return self.ctrl.step(sample)
 
 
@@ -136,14 +146,16 @@ def _cosim(spec: RunSpec, argv: list[str], err: Any, writes: Path,
            timeout: float | None) -> dict[str, Any]:
     """Co-simulate: one unmodified alphad Controller per simulated switch; every alpha it
     writes goes to ``writes`` (CSV: t_s, switch, port, queue, alpha). A scheme that asks
-    for DT's counterfactual (``tells_dt``, a harness probe) is told it from a twin
-    simulation of the same spec run in step."""
+    for DT's counterfactual (a harness probe) is told it: from a twin simulation of the same
+    spec run in step (``tells_dt``), or from the program's count of the drops DT would have
+    admitted (``reads_shadow_dt``, the argv's ``--shadowDt=1``)."""
     from alphad.backends.base import FatalBackendError
     from alphad.backends.sim import CosimSession, cosimulate
     from alphad.controller import Controller
 
     cfg = alphad_config(spec.alphad or {})
     twin: _Twin | None = None
+    told: dict[str, _Told] = {}
     tmp = None
     try:
         with writes.open("w") as log:
@@ -164,8 +176,10 @@ def _cosim(spec: RunSpec, argv: list[str], err: Any, writes: Path,
                 twin_argv = [a if not a.startswith("--out=") else f"--out={tmp.name}"
                              for a in argv]
                 twin = _Twin(CosimSession(twin_argv, stderr=err, timeout=timeout))
-                controllers = {n: _Told(c, n, twin) for n, c in controllers.items()}
-            stats = cosimulate(session, controllers, on_write)
+                told = {n: _Told(c, n, twin) for n, c in controllers.items()}
+            elif "--shadowDt=1" in argv:
+                told = {n: _Told(c, n, None) for n, c in controllers.items()}
+            stats = cosimulate(session, told or controllers, on_write)
     except FatalBackendError as e:
         err.flush()
         raise RunError(f"co-simulation failed: {e}\n{_tail(Path(err.name))}") from None
@@ -174,7 +188,9 @@ def _cosim(spec: RunSpec, argv: list[str], err: Any, writes: Path,
             twin.session.close()
         if tmp is not None:
             tmp.cleanup()
-    extra = {} if twin is None else {"twin_intervals": twin.told}
+    n_told = sum(t.told for t in told.values())
+    extra = ({"twin_intervals": n_told} if twin is not None
+             else {"shadow_intervals": n_told} if told else {})
     return {
         "cosim": {
             **extra,

@@ -165,7 +165,17 @@ class RunSpec(_Model):
             cfg = alphad_config(self.alphad or {})
             a += ["--cosim=1", f"--cosimInterval={cfg.interval * 1e6!r}",
                   f"--cosimDelay={self.cosim_delay_us!r}"]
+            if reads_shadow_dt(cfg.scheme):
+                a.append("--shadowDt=1")
         return a
+
+
+def reads_shadow_dt(scheme: str) -> bool:
+    """Whether ``scheme`` (a registered name) is told DT's loss from the program's count of
+    the drops DT would have admitted (a harness probe's factory sets ``reads_shadow_dt``)."""
+    from alphad.schemes import _base
+
+    return bool(getattr(_base.get(scheme), "reads_shadow_dt", False))
 
 
 def alphad_config(settings: dict[str, Any]) -> Any:
