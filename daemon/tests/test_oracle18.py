@@ -440,8 +440,8 @@ class Twinned:
     """`memo`'s switch under `oracle18-cf` beside a DT switch of its own: each interval the
     scheme is told the DT switch's estimates of its interval, then decides on its own."""
 
-    def __init__(self, **switches: float) -> None:
-        self.sw = told(2, "oracle18-cf", **switches)
+    def __init__(self, scheme: str = "oracle18-cf", **switches: float) -> None:
+        self.sw = told(2, scheme, **switches)
         self.dt = told(2)
         self.seen: list = []  # type: ignore[type-arg]
         decide = self.dt.sch
@@ -488,3 +488,19 @@ def test_cf_no_interval_runs_as_dt_for_a_probe() -> None:
 
     assert set(while_raised()) == {CAP}
     assert while_raised(cf=0).count(0.5) == len(PROBES)  # memo probes once a second
+
+
+def test_shadow_is_cf_told_by_the_program_not_by_a_twin() -> None:
+    """`oracle18-shadow` decides as `oracle18-cf` on the same told estimates; the harness
+    tells it from the program's counter (its factory asks for ``--shadowDt``), not a twin."""
+    from alphad.schemes._base import get
+
+    harmed = raised_and_web_loses(0.03, 400_000)
+    same = {"util": {0: 0.5}, "drops": {0: loss(0.5, 0.03)}}
+    script = [(SMALL, QUIET), (harmed, same), (harmed, same), (harmed, QUIET), (SMALL, QUIET),
+              *[(QUIET, QUIET)] * 40, (SMALL, QUIET), (harmed, QUIET)]
+    cf, sh = Twinned("oracle18-cf"), Twinned("oracle18-shadow")
+    out = [(cf.step(r, d), sh.step(r, d)) for r, d in script]
+    assert all(a == b for a, b in out) and CAP in {a for a, _ in out} and len(set(out)) > 1
+    assert not sh.sw.sch.tells_dt and getattr(get("oracle18-shadow"), "reads_shadow_dt", False)
+    assert not getattr(get("oracle18-cf"), "reads_shadow_dt", False)

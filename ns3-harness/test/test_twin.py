@@ -76,5 +76,6 @@ def test_oracle18_cf_co_simulates_with_its_twin(tmp_path) -> None:  # type: igno
     r = run(spec("oracle18-cf"), tmp_path / "cf", timeout=600)
     cosim = r.summary["cosim"]
     assert cosim["twin_intervals"] > 0 and cosim["scheme"] == "oracle18-cf"
+    assert (tmp_path / "cf" / "twin-stderr.log").is_file()  # the twin's log, apart from the run's
     off = run(spec("oracle18-memo"), tmp_path / "memo", timeout=600)
     assert "twin_intervals" not in off.summary["cosim"]

@@ -157,6 +157,8 @@ def _cosim(spec: RunSpec, argv: list[str], err: Any, writes: Path,
     twin: _Twin | None = None
     told: dict[str, _Told] = {}
     tmp = None
+    twin_err = writes.parent / "twin-stderr.log"
+    twin_log: Any = None
     try:
         with writes.open("w") as log:
             log.write("t_s,switch,port,queue,alpha\n")
@@ -175,17 +177,23 @@ def _cosim(spec: RunSpec, argv: list[str], err: Any, writes: Path,
                 tmp = tempfile.TemporaryDirectory()
                 twin_argv = [a if not a.startswith("--out=") else f"--out={tmp.name}"
                              for a in argv]
-                twin = _Twin(CosimSession(twin_argv, stderr=err, timeout=timeout))
+                twin_log = twin_err.open("wb")
+                twin = _Twin(CosimSession(twin_argv, stderr=twin_log, timeout=timeout))
                 told = {n: _Told(c, n, twin) for n, c in controllers.items()}
             elif "--shadowDt=1" in argv:
                 told = {n: _Told(c, n, None) for n, c in controllers.items()}
             stats = cosimulate(session, told or controllers, on_write)
     except FatalBackendError as e:
         err.flush()
-        raise RunError(f"co-simulation failed: {e}\n{_tail(Path(err.name))}") from None
+        if twin_log is not None:
+            twin_log.flush()
+        tails = [_tail(Path(err.name)), _tail(twin_err) if twin_log is not None else ""]
+        raise RunError(f"co-simulation failed: {e}\n" + "\n".join(t for t in tails if t)) from None
     finally:
         if twin is not None:
             twin.session.close()
+        if twin_log is not None:
+            twin_log.close()
         if tmp is not None:
             tmp.cleanup()
     n_told = sum(t.told for t in told.values())
