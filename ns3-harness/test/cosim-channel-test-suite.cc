@@ -21,6 +21,34 @@
 
 using namespace ns3;
 
+/// A switch of two ports with two queues each, pool 100000 bytes, alpha 1.
+static Ptr<SharedBuffer>
+TwoByTwo(const char* rate1)
+{
+    Ptr<SharedBuffer> b = CreateObject<SharedBuffer>();
+    b->SetScheme(CreateObject<ExternalBufferScheme>());
+    b->SetAttribute("PoolBytes", UintegerValue(100000));
+    b->SetAttribute("QueuesPerPort", UintegerValue(2));
+    b->SetAttribute("Alphas", StringValue("1"));
+    b->AddPort(DataRate("10Gbps"));
+    b->AddPort(DataRate(rate1));
+    return b;
+}
+
+/// The records a memory stream received, one per line (frees the buffer).
+static std::vector<std::string>
+Lines(char* buf, size_t len)
+{
+    std::istringstream ss(std::string(buf, len));
+    free(buf);
+    std::vector<std::string> lines;
+    for (std::string l; std::getline(ss, l);)
+    {
+        lines.push_back(l);
+    }
+    return lines;
+}
+
 /// Snapshots carry read-and-clear watermarks and counters; answers set alphas.
 class CosimExchangeTestCase : public TestCase
 {
@@ -33,13 +61,7 @@ class CosimExchangeTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Ptr<SharedBuffer> b = CreateObject<SharedBuffer>();
-        b->SetScheme(CreateObject<ExternalBufferScheme>());
-        b->SetAttribute("PoolBytes", UintegerValue(100000));
-        b->SetAttribute("QueuesPerPort", UintegerValue(2));
-        b->SetAttribute("Alphas", StringValue("1"));
-        b->AddPort(DataRate("10Gbps"));
-        b->AddPort(DataRate("25Gbps"));
+        Ptr<SharedBuffer> b = TwoByTwo("25Gbps");
 
         // The controller's answers, written ahead: interval 1 sets queue 3, interval 2 nothing.
         std::string answers = "ALPHA 1 sw0 2 3 0.125 0 2\nDONE 1\nDONE 2\n";
@@ -66,15 +88,8 @@ class CosimExchangeTestCase : public TestCase
         fclose(out);
         fclose(in);
 
-        std::string text(outBuf, outLen);
-        free(outBuf);
-        std::istringstream ss(text);
-        std::vector<std::string> lines;
-        for (std::string l; std::getline(ss, l);)
-        {
-            lines.push_back(l);
-        }
-        NS_TEST_ASSERT_MSG_EQ(lines.size(), 3u + 2 * 9 + 1, "records: " << text);
+        std::vector<std::string> lines = Lines(outBuf, outLen);
+        NS_TEST_ASSERT_MSG_EQ(lines.size(), 3u + 2 * 9 + 1, "records: " << lines.size());
         NS_TEST_EXPECT_MSG_EQ(lines[0], "HELLO alphad-ns3-cosim 1", "hello");
         NS_TEST_EXPECT_MSG_EQ(lines[1], "SWITCH sw0 2 2 100000 10000000000 25000000000", "topology");
         NS_TEST_EXPECT_MSG_EQ(lines[2], "READY 1 10000", "ready");
@@ -148,13 +163,7 @@ class CosimShadowTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Ptr<SharedBuffer> b = CreateObject<SharedBuffer>();
-        b->SetScheme(CreateObject<ExternalBufferScheme>());
-        b->SetAttribute("PoolBytes", UintegerValue(100000));
-        b->SetAttribute("QueuesPerPort", UintegerValue(2));
-        b->SetAttribute("Alphas", StringValue("1"));
-        b->AddPort(DataRate("10Gbps"));
-        b->AddPort(DataRate("10Gbps"));
+        Ptr<SharedBuffer> b = TwoByTwo("10Gbps");
 
         // Interval 1 raises queue 0 to 8; interval 2 writes nothing.
         std::string answers = "ALPHA 1 sw0 1 0 8\nDONE 1\nDONE 2\n";
@@ -203,15 +212,8 @@ class CosimShadowTestCase : public TestCase
         fclose(out);
         fclose(in);
 
-        std::string text(outBuf, outLen);
-        free(outBuf);
-        std::istringstream ss(text);
-        std::vector<std::string> lines;
-        for (std::string l; std::getline(ss, l);)
-        {
-            lines.push_back(l);
-        }
-        NS_TEST_ASSERT_MSG_EQ(lines.size(), 3u + 2 * 11 + 1, "records: " << text);
+        std::vector<std::string> lines = Lines(outBuf, outLen);
+        NS_TEST_ASSERT_MSG_EQ(lines.size(), 3u + 2 * 11 + 1, "records: " << lines.size());
         NS_TEST_EXPECT_MSG_EQ(lines[2], "READY 1 10000 sdb sdp", "ready names the extra rows");
         NS_TEST_EXPECT_MSG_EQ(lines[9], "drp 0 10 0 0", "DT's own drops in interval 1");
         NS_TEST_EXPECT_MSG_EQ(lines[11], "sdb 0 0 0 0", "none that DT would have admitted");

@@ -8,68 +8,33 @@ included. Then `oracle18-cf` co-simulates end to end with its twin.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import ClassVar
 
-import numpy as np
 import pytest
-from alphad.estimate import Estimates
-from alphad.schemes._base import SchemeContext, register
-from alphad_ns3.run import default_program, run
-from alphad_ns3.scenario import RunSpec, Scenario
-
-SCENARIO = Scenario(queues=2, load=0.4, qps=40.0, request_frac=0.5, ws_classes="1",
-                    incast_classes="0", gen=0.6, drain=0.2, seed=3, link_rate="1Gbps")
-PAIRS: list[tuple[Estimates | None, Estimates]] = []  # (told, its own) per decision
+from alphad.schemes._base import register
+from alphad_ns3.run import run
+from cosim_probes import Echo, Pairs, assert_told_own, require_program, spec
 
 
-class _Echo:
-    """Writes the operator's alphas; keeps what it was told beside what it saw."""
-
+class _Echo(Echo):
     name = "test-twin-echo"
     tells_dt = True
-
-    def __init__(self, ctx: SchemeContext, params: Mapping[str, Any]) -> None:
-        self.alpha = ctx.alpha_q.copy()
-        self.told: Estimates | None = None
-
-    def tell_dt(self, est: Estimates) -> None:
-        self.told = est
-
-    def __call__(self, est: Estimates) -> np.ndarray:
-        PAIRS.append((self.told, est))
-        self.told = None
-        return self.alpha.copy()
+    pairs: ClassVar[Pairs] = []
 
 
 register("test-twin-echo", candidate=True)(_Echo)
 
 
-def spec(scheme: str) -> RunSpec:
-    return RunSpec(scenario=SCENARIO, scheme="alphad", alphas=(0.5,), alphad={
-        "interval": "100ms", "scheme": scheme,
-        "priorities": [{"name": f"c{i}", "queues": [i], "alpha": 0.5} for i in range(2)],
-        "quantize": {"mode": "pow2", "kmin": -8, "kmax": 7, "hysteresis": 0.25}})
-
-
 @pytest.fixture(autouse=True)
 def program() -> None:
-    if not default_program().is_file():
-        pytest.fail(f"{default_program()} is missing: build it with `make ns3`")
+    require_program()
 
 
 def test_the_twin_tells_dts_estimates_of_the_same_interval(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    PAIRS.clear()
+    _Echo.pairs.clear()
     r = run(spec("test-twin-echo"), tmp_path / "echo", timeout=600)
-    assert r.summary["cosim"]["twin_intervals"] == len(PAIRS) > 10
-    assert all(told is not None for told, _ in PAIRS)
-    lost = 0.0
-    for told, own in PAIRS:
-        assert told is not None
-        for f in ("drop_delta", "tx_delta", "watermark", "free", "dt"):
-            np.testing.assert_array_equal(getattr(told, f), getattr(own, f), err_msg=f)
-        lost += float(own.drop_delta.sum())
-    assert lost > 0  # the intervals compared include losses
+    assert r.summary["cosim"]["twin_intervals"] == len(_Echo.pairs) > 10
+    assert_told_own(_Echo.pairs)
 
 
 def test_oracle18_cf_co_simulates_with_its_twin(tmp_path) -> None:  # type: ignore[no-untyped-def]
