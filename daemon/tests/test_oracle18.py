@@ -504,3 +504,20 @@ def test_shadow_is_cf_told_by_the_program_not_by_a_twin() -> None:
     assert all(a == b for a, b in out) and CAP in {a for a, _ in out} and len(set(out)) > 1
     assert not sh.sw.sch.tells_dt and getattr(get("oracle18-shadow"), "reads_shadow_dt", False)
     assert not getattr(get("oracle18-cf"), "reads_shadow_dt", False)
+
+
+def test_shadow_factor_sets_the_loss_a_raise_may_cost_the_others() -> None:
+    """A raise that costs the others three times DT's loss is stepped down at the default
+    factor of 2 and kept at 4; the factor is a parameter of `oracle18-shadow` only."""
+    harmed = raised_and_web_loses(0.03, 400_000)
+    third = {"util": {0: 0.5}, "drops": {0: loss(0.5, 0.01)}}
+
+    def run(**params: float) -> list[float]:
+        sh = Twinned("oracle18-shadow", **params)
+        assert sh.step(SMALL, QUIET) == CAP
+        return [sh.step(harmed, third) for _ in range(5)]
+
+    assert 0.5 in run() and run(safety=2) == run()
+    assert run(safety=4) == [CAP] * 5
+    with pytest.raises(ValueError, match="safety"):
+        told(2, "oracle18-cf", safety=4)

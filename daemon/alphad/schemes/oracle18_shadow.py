@@ -8,9 +8,11 @@ alphas would have admitted on the state at the drop, the raised queues held at D
 (``--shadowDt``, `ns3-harness/doc/cosim.md`). DT's loss in an interval is the run's loss less
 those drops, on the same arrivals and the same trajectory. The rule, its factor and floors
 are `oracle18-cf`'s. A switch could keep such a counter beside its admission check; none
-exports one. One switch, 0 or 1:
+exports one. One switch, 0 or 1, and the factor as a parameter, so that the trade it sets
+between a burst's gain and the loss a raise causes the others can be swept:
 
-- ``cf`` 1: the counter's reference and no probe; 0: `oracle18-memo`.
+- ``cf`` 1: the counter's reference and no probe; 0: `oracle18-memo`;
+- ``safety`` (factor, default SAFETY): others' loss over DT's that means a raise harms them.
 """
 
 from __future__ import annotations
@@ -19,8 +21,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from alphad.schemes._base import SchemeContext, numeric_params
-from alphad.schemes.oracle18 import FIXED, POSITIVE
-from alphad.schemes.oracle18_cf import DEFAULTS, Oracle18Cf
+from alphad.schemes.auto18 import SAFETY
+from alphad.schemes.oracle18 import FIXED as ORACLE18_FIXED
+from alphad.schemes.oracle18 import POSITIVE as ORACLE18_POSITIVE
+from alphad.schemes.oracle18_cf import DEFAULTS as CF_DEFAULTS
+from alphad.schemes.oracle18_cf import Oracle18Cf
+
+DEFAULTS: dict[str, float] = {**CF_DEFAULTS, "safety": SAFETY}  # safety: factor
+FIXED = {k: v for k, v in ORACLE18_FIXED.items() if k != "safety"}
+POSITIVE = (*ORACLE18_POSITIVE, "safety")  # must be > 0
 
 
 class Oracle18Shadow(Oracle18Cf):
