@@ -87,12 +87,14 @@ def main(argv: list[str] | None = None) -> int:
                    "config is worse")
     fr = sub.add_parser("frontier", help="each config's change against DT where raising "
                         "pays beside its change on a scenario where any raise harms")
-    fr.add_argument("--results", type=Path, default=RESULTS, help="the gain side's results")
+    fr.add_argument("--results", type=Path, action="append", help="the gain side's results "
+                    f"(default {RESULTS}); repeat to read configs from several files")
     fr.add_argument("--half", default="dev", help=f"the gain side's scenarios: {HALF_HELP}")
     fr.add_argument("--seeds", default="", help="the gain side's seeds (default: those "
                     "both ran)")
-    fr.add_argument("--harm-results", type=Path,
-                    default=RESULTS.with_name("suite-gen12s-p00.json"))
+    fr.add_argument("--harm-results", type=Path, action="append",
+                    help=f"the harm side's results (default "
+                    f"{RESULTS.with_name('suite-gen12s-p00.json')}); repeat as --results")
     fr.add_argument("--harm", default="p00", help="the harm side's scenario")
     fr.add_argument("--configs", required=True, help="comma-separated configs")
     fr.add_argument("--plot", type=Path, default=None, help="also draw the points here")
@@ -221,9 +223,12 @@ def main(argv: list[str] | None = None) -> int:
         from bench.suite.campaign import load_results
 
         try:
-            for flag, f in (("--results", a.results), ("--harm-results", a.harm_results)):
-                if not f.is_file():
-                    raise ValueError(f"{flag}: {f} does not exist")
+            gain_files = a.results or [RESULTS]
+            harm_files = a.harm_results or [RESULTS.with_name("suite-gen12s-p00.json")]
+            for flag, files in (("--results", gain_files), ("--harm-results", harm_files)):
+                for f in files:
+                    if not f.is_file():
+                        raise ValueError(f"{flag}: {f} does not exist")
             names = [s.name for s in suite(a.half)]
             if a.harm not in {s.name for s in suite(a.harm)}:
                 raise ValueError(f"--harm {a.harm!r}: expected one scenario's name")
@@ -234,9 +239,11 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as e:
             print(f"error: {e}", file=sys.stderr)
             return 2
-        gain, harm = load_results(a.results), load_results(a.harm_results)
-        pts = [p for c in configs if (p := frontier.point(
-            gain, names, harm, a.harm, c, seeds)) is not None]
+        gains, harms = ([load_results(f) for f in fs] for fs in (gain_files, harm_files))
+        pts = [p for c in configs
+               if (g := frontier.holding(gains, c)) is not None
+               and (h := frontier.holding(harms, c)) is not None
+               and (p := frontier.point(g, names, h, a.harm, c, seeds)) is not None]
         missing = [c for c in configs if c not in {p.config for p in pts}]
         print("\n".join(frontier.table(pts, a.harm)))
         if missing:

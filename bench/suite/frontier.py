@@ -5,7 +5,9 @@ Each config is one point: its mean change against DT over the chosen scenarios o
 results file (the gain side; negative is better), beside its mean change against DT on
 one scenario of another results file (the harm side, by default p00 in its 12 s runs),
 with the harm scenario's short flows with a timeout summed over seeds and the number of
-seeds on which that count is above DT's on the same seed. The plot's x is that count over
+seeds on which that count is above DT's on the same seed. Each side may be several results
+files (rows of different programs stay in different files): a config is read, with DT,
+from the first file of the side that holds a row of it. The plot's x is that count over
 DT's (the mean change saturates where the count passes the clip of a pair's ratio); a
 point lower and further left gains more where raising pays and harms less where it does
 not.
@@ -22,7 +24,7 @@ from typing import Any
 from bench.suite.ablations import SE_FACTOR, change_interval, mean_change
 from bench.suite.report import _pct, _table, _vals, compare, paired_seeds, window
 
-__all__ = ["HARM_METRIC", "Point", "plot", "point", "table"]
+__all__ = ["HARM_METRIC", "Point", "holding", "plot", "point", "table"]
 
 HARM_METRIC = "short_rto_flows"  # the count the harm side sums over seeds
 
@@ -45,6 +47,12 @@ class Point:
     def ratio(self) -> float:
         """``count`` over DT's (nan where DT's is zero)."""
         return self.count / self.dt_count if self.dt_count > 0 else math.nan
+
+
+def holding(files: Sequence[dict[str, Any]], config: str) -> dict[str, Any] | None:
+    """The first of ``files`` with a row of ``config``, or None."""
+    tail = f"|{config}"
+    return next((r for r in files if any(k.endswith(tail) for k in r["rows"])), None)
 
 
 def point(gain_res: dict[str, Any], names: Sequence[str], harm_res: dict[str, Any],

@@ -63,3 +63,31 @@ def test_frontier_prints_the_table_and_draws_the_points(
     assert main(["frontier", "--results", str(g), "--harm-results", str(h), "--harm", "dev",
                  "--configs", "dt"]) == 2
     assert "--harm 'dev': expected one scenario's name" in capsys.readouterr().err
+
+
+def test_each_config_is_read_with_dt_from_the_first_file_that_holds_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A second pair of files, another program's, holds another config with its own DT:
+    each config's point pairs it with the DT of its own file."""
+    g, h = _files(tmp_path)
+    g2, h2 = (json.loads(p.read_text()) for p in (g, h))
+    for r in (g2, h2):  # the other program's DT is twice as bad; its config is the first's
+        r["rows"] = {k.replace("auto18@100ms", "auto38@100ms"): v for k, v in r["rows"].items()}
+        for k in [k for k in r["rows"] if k.endswith("|dt")]:
+            m = r["rows"][k]["1s"]
+            r["rows"][k] = {"1s": {x: 2 * v if isinstance(v, (int, float)) else v
+                                   for x, v in m.items()}}
+    g2p, h2p = tmp_path / "gain2.json", tmp_path / "harm2.json"
+    g2p.write_text(json.dumps(g2))
+    h2p.write_text(json.dumps(h2))
+    assert main(["frontier", "--results", str(g), "--results", str(g2p), "--harm-results",
+                 str(h), "--harm-results", str(h2p), "--half", "s21,s22", "--configs",
+                 "auto18@100ms,auto38@100ms"]) == 0
+    out = capsys.readouterr().out
+    assert "| `auto18@100ms` | -21% |" in out and "| 13 (DT 6) | 2 of 3 |" in out
+    assert "`auto38@100ms`" in out and "| 13 (DT 12) |" in out
+    assert "no pair on one side" not in out
+    g1 = json.loads(g.read_text())
+    assert frontier.holding([g1, g2], "auto38@100ms") is g2
+    assert frontier.holding([g1, g2], "auto18@100ms") is g1
+    assert frontier.holding([g1], "auto38@100ms") is None
