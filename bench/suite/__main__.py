@@ -88,13 +88,15 @@ def main(argv: list[str] | None = None) -> int:
     fr = sub.add_parser("frontier", help="each config's change against DT where raising "
                         "pays beside its change on a scenario where any raise harms")
     fr.add_argument("--results", type=Path, action="append", help="the gain side's results "
-                    f"(default {RESULTS}); repeat to read configs from several files")
+                    f"(default {RESULTS.relative_to(REPO)}); repeat to read configs from "
+                    "several files")
     fr.add_argument("--half", default="dev", help=f"the gain side's scenarios: {HALF_HELP}")
     fr.add_argument("--seeds", default="", help="the gain side's seeds (default: those "
                     "both ran)")
     fr.add_argument("--harm-results", type=Path, action="append",
                     help=f"the harm side's results (default "
-                    f"{RESULTS.with_name('suite-gen12s-p00.json')}); repeat as --results")
+                    f"{RESULTS.with_name('suite-gen12s-p00.json').relative_to(REPO)}); repeat "
+                    "as --results")
     fr.add_argument("--harm", default="p00", help="the harm side's scenario")
     fr.add_argument("--configs", required=True, help="comma-separated configs")
     fr.add_argument("--plot", type=Path, default=None, help="also draw the points here")
