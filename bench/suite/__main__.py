@@ -243,8 +243,8 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         gains, harms = ([load_results(f) for f in fs] for fs in (gain_files, harm_files))
         pts = [p for c in configs
-               if (g := frontier.holding(gains, c)) is not None
-               and (h := frontier.holding(harms, c)) is not None
+               if (g := frontier.holding(gains, c, names)) is not None
+               and (h := frontier.holding(harms, c, [a.harm])) is not None
                and (p := frontier.point(g, names, h, a.harm, c, seeds)) is not None]
         missing = [c for c in configs if c not in {p.config for p in pts}]
         print("\n".join(frontier.table(pts, a.harm)))

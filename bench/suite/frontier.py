@@ -7,10 +7,10 @@ one scenario of another results file (the harm side, by default p00 in its 12 s 
 with the harm scenario's short flows with a timeout summed over seeds and the number of
 seeds on which that count is above DT's on the same seed. Each side may be several results
 files (rows of different programs stay in different files): a config is read, with DT,
-from the first file of the side that holds a row of it. The plot's x is that count over
-DT's (the mean change saturates where the count passes the clip of a pair's ratio); a
-point lower and further left gains more where raising pays and harms less where it does
-not.
+from the first file of the side that holds a row of it on the side's scenarios. The plot's
+x is that count over DT's (the mean change saturates where the count passes the clip of a
+pair's ratio); a point lower and further left gains more where raising pays and harms less
+where it does not.
 """
 
 from __future__ import annotations
@@ -49,10 +49,16 @@ class Point:
         return self.count / self.dt_count if self.dt_count > 0 else math.nan
 
 
-def holding(files: Sequence[dict[str, Any]], config: str) -> dict[str, Any] | None:
-    """The first of ``files`` with a row of ``config``, or None."""
-    tail = f"|{config}"
-    return next((r for r in files if any(k.endswith(tail) for k in r["rows"])), None)
+def holding(files: Sequence[dict[str, Any]], config: str,
+            scenarios: Sequence[str]) -> dict[str, Any] | None:
+    """The first of ``files`` with a row of ``config`` on one of ``scenarios``, or None."""
+    want = set(scenarios)
+
+    def holds(res: dict[str, Any]) -> bool:
+        return any(sc in want and cfg == config
+                   for sc, _, cfg in (k.split("|", 2) for k in res["rows"]))
+
+    return next((r for r in files if holds(r)), None)
 
 
 def point(gain_res: dict[str, Any], names: Sequence[str], harm_res: dict[str, Any],

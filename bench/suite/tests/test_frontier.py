@@ -88,6 +88,7 @@ def test_each_config_is_read_with_dt_from_the_first_file_that_holds_it(
     assert "`auto38@100ms`" in out and "| 13 (DT 12) |" in out
     assert "no pair on one side" not in out
     g1 = json.loads(g.read_text())
-    assert frontier.holding([g1, g2], "auto38@100ms") is g2
-    assert frontier.holding([g1, g2], "auto18@100ms") is g1
-    assert frontier.holding([g1], "auto38@100ms") is None
+    assert frontier.holding([g1, g2], "auto38@100ms", ["s21"]) is g2
+    assert frontier.holding([g1, g2], "auto18@100ms", ["s21"]) is g1
+    assert frontier.holding([g1], "auto38@100ms", ["s21"]) is None
+    assert frontier.holding([g1, g2], "auto18@100ms", ["p00"]) is None  # not on the side's
